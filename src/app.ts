@@ -1,0 +1,78 @@
+/**
+ * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, body normalisation, caller and
+ * settings), every resource's router under /api, the OpenAPI document, and the single error exit.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./env";
+import { ApiError } from "./lib/errors";
+import { createRouter } from "./app-router";
+import { normaliseBody } from "./middleware/body";
+import { requestContext } from "./middleware/context";
+import { cors } from "./middleware/cors";
+import { meteredDb } from "./middleware/server-timing";
+import { routers } from "./modules";
+
+function errorResponse(c: Context, error: ApiError, headers?: Record<string, string>) {
+  return c.json(error.toBody(), error.status, headers);
+}
+
+/** Route patterns with their methods, to tell an unknown path (100004) from a wrong method (100005). */
+function methodsForPath(app: OpenAPIHono<AppEnv>, path: string): string[] {
+  const found = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const pattern = route.path
+      .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/\/:[^/]+/g, "/[^/]+")
+      .replace(/\*/g, ".*");
+    if (new RegExp(`^${pattern}/?$`).test(path)) found.add(route.method);
+  }
+  return [...found];
+}
+
+export function createApp() {
+  const app = createRouter();
+  app.use("*", meteredDb, cors);
+  app.use("/api/*", normaliseBody, requestContext);
+
+  for (const router of routers) app.route("/api", router);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "token", { type: "apiKey", in: "header", name: "token" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.doc("/api/openapi.json", (c) => ({
+    openapi: "3.0.3",
+    info: {
+      title: "MDClub-compatible community API",
+      version: "1.0.0",
+      description: "Responses are `{code, data}` or `{code, data, pagination}`; errors `{code, message, errors?}`.",
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+  }));
+
+  app.notFound((c) => {
+    const allowed = methodsForPath(app, new URL(c.req.url).pathname);
+    if (allowed.length) {
+      const error = new ApiError("METHOD_NOT_ALLOWED", { extra: { extra_message: `allowed: ${allowed.join(", ")}` } });
+      return errorResponse(c, error, { Allow: allowed.join(", ") });
+    }
+    return errorResponse(c, new ApiError("ROUTE_NOT_FOUND"));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof HTTPException) {
+      if (err.status === 413) return errorResponse(c, new ApiError("BODY_TOO_LARGE"));
+      if (err.status === 400 && /json/i.test(err.message)) return errorResponse(c, new ApiError("JSON_MALFORMED"));
+      if (err.status < 500) {
+        return errorResponse(c, new ApiError("VALIDATION", { status: 400, errors: { body: err.message } }));
+      }
+    }
+    const id = crypto.randomUUID();
+    console.error(`request ${id} failed:`, err);
+    return errorResponse(c, new ApiError("SERVER_ERROR", { message: `Server error (request id ${id})` }));
+  });
+
+  return app;
+}

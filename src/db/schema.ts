@@ -1,0 +1,329 @@
+/**
+ * The whole data model. Table and column names are the spec's field names so rows map onto the wire shape
+ * without a renaming layer. Times are Unix seconds; `delete_time` 0 means live, > 0 means in the trash.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const int = (name: string) => integer(name).notNull().default(0);
+const str = (name: string) => text(name).notNull().default("");
+
+/** Columns every votable item carries. */
+const voteCounters = () => ({
+  vote_count: int("vote_count"),
+  vote_up_count: int("vote_up_count"),
+  vote_down_count: int("vote_down_count"),
+});
+
+export const users = sqliteTable(
+  "users",
+  {
+    user_id: integer("user_id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    /** PBKDF2 of the SHA-1 digest of the password, with its parameters (lib/password.ts). */
+    password: text("password").notNull(),
+    /** 'admin' or 'user': administrators are a role, not "user 1" (DECISIONS.md). */
+    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    avatar: str("avatar"),
+    cover: str("cover"),
+    create_ip: str("create_ip"),
+    create_location: str("create_location"),
+    last_login_time: int("last_login_time"),
+    last_login_ip: str("last_login_ip"),
+    last_login_location: str("last_login_location"),
+    follower_count: int("follower_count"),
+    followee_count: int("followee_count"),
+    following_article_count: int("following_article_count"),
+    following_question_count: int("following_question_count"),
+    following_topic_count: int("following_topic_count"),
+    article_count: int("article_count"),
+    question_count: int("question_count"),
+    answer_count: int("answer_count"),
+    notification_unread: int("notification_unread"),
+    inbox_unread: int("inbox_unread"),
+    headline: str("headline"),
+    bio: str("bio"),
+    blog: str("blog"),
+    company: str("company"),
+    location: str("location"),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    disable_time: int("disable_time"),
+  },
+  (t) => [
+    // Case-insensitive uniqueness (DECISIONS.md): lookups use the same lower() expression to hit these.
+    uniqueIndex("users_username_lower_unique").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
+    index("users_disable_create_idx").on(t.disable_time, t.create_time),
+    index("users_disable_follower_idx").on(t.disable_time, t.follower_count),
+  ],
+);
+
+export const tokens = sqliteTable(
+  "tokens",
+  {
+    /** SHA-256 hex of the token the client holds; the token itself is never stored. */
+    token: text("token").primaryKey(),
+    user_id: integer("user_id").notNull(),
+    device: str("device"),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    expire_time: int("expire_time"),
+  },
+  (t) => [index("tokens_user_idx").on(t.user_id), index("tokens_expire_idx").on(t.expire_time)],
+);
+
+export const options = sqliteTable("options", {
+  name: text("name").primaryKey(),
+  /** JSON-encoded value, so booleans and integers keep their type. */
+  value: text("value").notNull(),
+});
+
+export const topics = sqliteTable(
+  "topics",
+  {
+    topic_id: integer("topic_id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    cover: str("cover"),
+    description: str("description"),
+    article_count: int("article_count"),
+    question_count: int("question_count"),
+    follower_count: int("follower_count"),
+    delete_time: int("delete_time"),
+  },
+  (t) => [
+    uniqueIndex("topics_name_lower_live_unique").on(sql`lower(${t.name})`).where(sql`${t.delete_time} = 0`),
+    index("topics_delete_follower_idx").on(t.delete_time, t.follower_count),
+  ],
+);
+
+export const topicables = sqliteTable(
+  "topicables",
+  {
+    topic_id: integer("topic_id").notNull(),
+    topicable_id: integer("topicable_id").notNull(),
+    topicable_type: text("topicable_type", { enum: ["question", "article"] }).notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.topicable_type, t.topicable_id, t.topic_id] }),
+    index("topicables_topic_idx").on(t.topic_id, t.topicable_type),
+  ],
+);
+
+export const questions = sqliteTable(
+  "questions",
+  {
+    question_id: integer("question_id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id").notNull(),
+    title: text("title").notNull(),
+    content_markdown: str("content_markdown"),
+    content_rendered: str("content_rendered"),
+    comment_count: int("comment_count"),
+    answer_count: int("answer_count"),
+    follower_count: int("follower_count"),
+    ...voteCounters(),
+    last_answer_time: int("last_answer_time"),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    delete_time: int("delete_time"),
+  },
+  (t) => [
+    index("questions_user_idx").on(t.user_id, t.delete_time),
+    index("questions_delete_update_idx").on(t.delete_time, t.update_time),
+    index("questions_delete_create_idx").on(t.delete_time, t.create_time),
+    index("questions_delete_vote_idx").on(t.delete_time, t.vote_count),
+  ],
+);
+
+export const answers = sqliteTable(
+  "answers",
+  {
+    answer_id: integer("answer_id").primaryKey({ autoIncrement: true }),
+    question_id: integer("question_id").notNull(),
+    user_id: integer("user_id").notNull(),
+    content_markdown: str("content_markdown"),
+    content_rendered: str("content_rendered"),
+    comment_count: int("comment_count"),
+    ...voteCounters(),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    delete_time: int("delete_time"),
+  },
+  (t) => [
+    index("answers_question_idx").on(t.question_id, t.delete_time),
+    index("answers_user_idx").on(t.user_id, t.delete_time),
+    index("answers_delete_create_idx").on(t.delete_time, t.create_time),
+    index("answers_delete_vote_idx").on(t.delete_time, t.vote_count),
+  ],
+);
+
+export const articles = sqliteTable(
+  "articles",
+  {
+    article_id: integer("article_id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id").notNull(),
+    title: text("title").notNull(),
+    content_markdown: str("content_markdown"),
+    content_rendered: str("content_rendered"),
+    comment_count: int("comment_count"),
+    follower_count: int("follower_count"),
+    ...voteCounters(),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    delete_time: int("delete_time"),
+  },
+  (t) => [
+    index("articles_user_idx").on(t.user_id, t.delete_time),
+    index("articles_delete_create_idx").on(t.delete_time, t.create_time),
+    index("articles_delete_update_idx").on(t.delete_time, t.update_time),
+    index("articles_delete_vote_idx").on(t.delete_time, t.vote_count),
+  ],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    comment_id: integer("comment_id").primaryKey({ autoIncrement: true }),
+    commentable_id: integer("commentable_id").notNull(),
+    /** A comment whose target type is `comment` is a reply. */
+    commentable_type: text("commentable_type", { enum: ["article", "question", "answer", "comment"] }).notNull(),
+    user_id: integer("user_id").notNull(),
+    content: text("content").notNull(),
+    reply_count: int("reply_count"),
+    ...voteCounters(),
+    create_time: int("create_time"),
+    update_time: int("update_time"),
+    delete_time: int("delete_time"),
+  },
+  (t) => [
+    index("comments_target_idx").on(t.commentable_type, t.commentable_id, t.delete_time),
+    index("comments_user_idx").on(t.user_id, t.delete_time),
+    index("comments_delete_create_idx").on(t.delete_time, t.create_time),
+    index("comments_delete_vote_idx").on(t.delete_time, t.vote_count),
+  ],
+);
+
+export const votes = sqliteTable(
+  "votes",
+  {
+    user_id: integer("user_id").notNull(),
+    votable_id: integer("votable_id").notNull(),
+    votable_type: text("votable_type", { enum: ["question", "answer", "article", "comment"] }).notNull(),
+    type: text("type", { enum: ["up", "down"] }).notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    // One vote per user and target (DECISIONS.md): a key, not just a check.
+    primaryKey({ columns: [t.votable_type, t.votable_id, t.user_id] }),
+    index("votes_user_idx").on(t.user_id, t.votable_type),
+    index("votes_target_time_idx").on(t.votable_type, t.votable_id, t.create_time),
+  ],
+);
+
+export const follows = sqliteTable(
+  "follows",
+  {
+    user_id: integer("user_id").notNull(),
+    followable_id: integer("followable_id").notNull(),
+    followable_type: text("followable_type", { enum: ["user", "question", "article", "topic"] }).notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followable_type, t.followable_id, t.user_id] }),
+    index("follows_target_time_idx").on(t.followable_type, t.followable_id, t.create_time),
+    index("follows_user_time_idx").on(t.user_id, t.followable_type, t.create_time),
+  ],
+);
+
+export const reports = sqliteTable(
+  "reports",
+  {
+    report_id: integer("report_id").primaryKey({ autoIncrement: true }),
+    reportable_id: integer("reportable_id").notNull(),
+    reportable_type: text("reportable_type", { enum: ["question", "answer", "article", "comment", "user"] }).notNull(),
+    user_id: integer("user_id").notNull(),
+    reason: text("reason").notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    uniqueIndex("reports_target_user_unique").on(t.reportable_type, t.reportable_id, t.user_id),
+    index("reports_create_idx").on(t.create_time),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    notification_id: integer("notification_id").primaryKey({ autoIncrement: true }),
+    receiver_id: integer("receiver_id").notNull(),
+    sender_id: int("sender_id"),
+    type: text("type").notNull(),
+    article_id: int("article_id"),
+    question_id: int("question_id"),
+    answer_id: int("answer_id"),
+    comment_id: int("comment_id"),
+    reply_id: int("reply_id"),
+    /** JSON snapshot of the deleted item for the `*_deleted` kinds, '' otherwise. */
+    content_deleted: str("content_deleted"),
+    create_time: int("create_time"),
+    read_time: int("read_time"),
+  },
+  (t) => [
+    index("notifications_receiver_time_idx").on(t.receiver_id, t.create_time),
+    index("notifications_receiver_read_idx").on(t.receiver_id, t.read_time, t.type),
+  ],
+);
+
+export const images = sqliteTable(
+  "images",
+  {
+    key: text("key").primaryKey(),
+    filename: str("filename"),
+    width: int("width"),
+    height: int("height"),
+    create_time: int("create_time"),
+    item_type: text("item_type", { enum: ["question", "answer", "article"] }),
+    item_id: int("item_id"),
+    user_id: integer("user_id").notNull(),
+  },
+  (t) => [
+    index("images_create_idx").on(t.create_time),
+    index("images_item_idx").on(t.item_type, t.item_id),
+    index("images_user_idx").on(t.user_id),
+  ],
+);
+
+export const email_codes = sqliteTable(
+  "email_codes",
+  {
+    /** A code is bound to its purpose and address (DECISIONS.md). */
+    purpose: text("purpose", { enum: ["register", "password_reset"] }).notNull(),
+    email: text("email").notNull(),
+    /** SHA-256 hex of the code. */
+    code: text("code").notNull(),
+    attempts: int("attempts"),
+    create_time: int("create_time"),
+    expire_time: int("expire_time"),
+  },
+  (t) => [primaryKey({ columns: [t.purpose, t.email] }), index("email_codes_expire_idx").on(t.expire_time)],
+);
+
+/** One row per counted event (a failed login, a code mail); windows are sliding, old rows are purged by cron. */
+export const throttles = sqliteTable(
+  "throttles",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    index("throttles_lookup_idx").on(t.action, t.subject, t.create_time),
+    index("throttles_create_idx").on(t.create_time),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type TokenRow = typeof tokens.$inferSelect;

@@ -1,0 +1,31 @@
+import type { D1Meter, Db } from "./db/client";
+import type { UserRow } from "./db/schema";
+import type { SiteOptions } from "./modules/options/fields";
+
+/** Bindings and variables of the Worker (wrangler.toml, secrets, `.dev.vars`). */
+export interface Bindings {
+  DB: D1Database;
+  KV: KVNamespace;
+  BUCKET: R2Bucket;
+  /** "false" removes the Server-Timing header. */
+  SERVER_TIMING?: string;
+  /** The first administrator, created when the users table is empty. */
+  ADMIN_USERNAME?: string;
+  ADMIN_EMAIL?: string;
+  ADMIN_PASSWORD?: string;
+}
+
+/** The logged-in user making the request (never carries the password hash). */
+export type Caller = Omit<UserRow, "password">;
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: {
+    db: Db;
+    meter: D1Meter;
+    caller: Caller | null;
+    /** SHA-256 of the presented token, when it is valid. */
+    tokenHash: string | null;
+    options: SiteOptions;
+  };
+}

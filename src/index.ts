@@ -1,0 +1,14 @@
+/** Worker entry: the HTTP API and the hourly clean-up of expired tokens, codes and throttle events. */
+import { createApp } from "./app";
+import { createDb, D1Meter } from "./db/client";
+import type { Bindings } from "./env";
+import { purgeExpired } from "./modules/auth/cleanup";
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(purgeExpired(createDb(env.DB, new D1Meter())));
+  },
+} satisfies ExportedHandler<Bindings>;

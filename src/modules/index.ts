@@ -1,0 +1,4 @@
+/** Every resource router, mounted under /api by app.ts. */
+import options from "./options/routes";
+
+export const routers = [options];

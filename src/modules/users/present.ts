@@ -1,0 +1,78 @@
+/**
+ * The User record on the wire (spec "User (full record)") and the user summary. Restricted fields are shown to
+ * administrators and to the user themself (DECISIONS.md); the password hash and role never leave the server.
+ */
+import type { Caller } from "../../env";
+import { staticBase, storageBase, type View } from "../../lib/view";
+
+export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
+export type UserInclude = (typeof USER_INCLUDES)[number];
+
+export type UserRow = Caller;
+
+export interface ImageUrls {
+  original: string;
+  small: string;
+  middle: string;
+  large: string;
+}
+
+const RESTRICTED = [
+  "email",
+  "create_ip",
+  "create_location",
+  "last_login_time",
+  "last_login_ip",
+  "last_login_location",
+  "notification_unread",
+  "inbox_unread",
+  "update_time",
+  "disable_time",
+] as const;
+
+const SIZES = ["small", "middle", "large"] as const;
+
+/** URL set of a stored image (`<dir>/<name>.<ext>` plus `_small`, `_middle`, `_large` variants). */
+function storedUrls(base: string, path: string): ImageUrls {
+  const dot = path.lastIndexOf(".");
+  const [stem, ext] = dot > 0 ? [path.slice(0, dot), path.slice(dot)] : [path, ""];
+  const urls = { original: `${base}/${path}` } as ImageUrls;
+  for (const size of SIZES) urls[size] = `${base}/${stem}_${size}${ext}`;
+  return urls;
+}
+
+/** The user's avatar: the uploaded or generated file, or the site's default image. */
+export function avatarUrls(row: Pick<UserRow, "avatar">, view: View): ImageUrls {
+  return row.avatar ? storedUrls(storageBase(view), row.avatar) : storedUrls(`${staticBase(view)}/default`, "avatar.png");
+}
+
+/** The user's cover: the uploaded file, or the site's default cover. */
+export function coverUrls(row: Pick<UserRow, "cover">, view: View): ImageUrls {
+  return row.cover ? storedUrls(storageBase(view), row.cover) : storedUrls(`${staticBase(view)}/default`, "user_cover.jpg");
+}
+
+export interface UserRelationships {
+  is_me?: boolean;
+  is_following?: boolean;
+  is_followed?: boolean;
+}
+
+export function canSeePrivate(row: Pick<UserRow, "user_id">, view: View): boolean {
+  return view.isAdmin || view.viewer?.user_id === row.user_id;
+}
+
+export function presentUser(row: UserRow, view: View, relationships?: UserRelationships) {
+  const { role: _role, avatar, cover, ...fields } = row;
+  const record: Record<string, unknown> = {
+    ...fields,
+    avatar: avatarUrls({ avatar }, view),
+    cover: coverUrls({ cover }, view),
+  };
+  if (!canSeePrivate(row, view)) for (const name of RESTRICTED) delete record[name];
+  if (relationships) record.relationships = relationships;
+  return record;
+}
+
+export function presentUserSummary(row: Pick<UserRow, "user_id" | "username" | "headline" | "avatar">, view: View) {
+  return { user_id: row.user_id, username: row.username, headline: row.headline, avatar: avatarUrls(row, view) };
+}

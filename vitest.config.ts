@@ -1,0 +1,44 @@
+import { createServer } from "node:net";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/** A free loopback port for the test mail servers started by test/global-setup.ts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./drizzle");
+  // Chosen here and handed to both sides: the global setup (Node) listens on them, the Worker connects to them.
+  process.env.TEST_SMTP_PORT ??= String(await freePort());
+  process.env.TEST_MAILBOX_PORT ??= String(await freePort());
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_SMTP_PORT: process.env.TEST_SMTP_PORT,
+            TEST_MAILBOX_URL: `http://127.0.0.1:${process.env.TEST_MAILBOX_PORT}`,
+            ADMIN_USERNAME: "root",
+            ADMIN_EMAIL: "root@example.test",
+            ADMIN_PASSWORD: "root-password",
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["./test/global-setup.ts"],
+      setupFiles: ["./test/apply-migrations.ts"],
+    },
+  };
+});
