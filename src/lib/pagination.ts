@@ -19,6 +19,11 @@ export interface PageRequest {
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 15;
+/**
+ * A huge `page` would make the OFFSET a non-integer number, which SQLite refuses (a 500); this cap keeps the
+ * offset a safe integer while being far past any real last page.
+ */
+export const MAX_PAGE = 2_147_483_647;
 
 function toInt(value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
@@ -27,7 +32,7 @@ function toInt(value: string | undefined, fallback: number): number {
 }
 
 export function parsePage(query: { page?: string; per_page?: string }): PageRequest {
-  const page = Math.max(1, toInt(query.page, 1));
+  const page = Math.min(MAX_PAGE, Math.max(1, toInt(query.page, 1)));
   const per_page = Math.min(MAX_PER_PAGE, Math.max(1, toInt(query.per_page, DEFAULT_PER_PAGE)));
   return { page, per_page, offset: (page - 1) * per_page };
 }

@@ -16,6 +16,32 @@ function tooLarge(limit: number): ApiError {
   return new ApiError("BODY_TOO_LARGE", { errors: { body: `at most ${limit} bytes` } });
 }
 
+/**
+ * The body's bytes, refused as soon as they pass `limit`: a chunked body declares no length, and buffering
+ * all of it first could exhaust the isolate's memory before the size check.
+ */
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 export const normaliseBody: MiddlewareHandler = async (c, next) => {
   const method = c.req.method;
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
@@ -25,9 +51,7 @@ export const normaliseBody: MiddlewareHandler = async (c, next) => {
   if (declared > limit) throw tooLarge(limit);
   if (isForm(type)) return next();
 
-  const bytes = new Uint8Array(await c.req.raw.arrayBuffer());
-  if (bytes.byteLength > limit) throw tooLarge(limit);
-  const text = new TextDecoder().decode(bytes).trim() || "{}";
+  const text = new TextDecoder().decode(await readLimited(c.req.raw.body, limit)).trim() || "{}";
   try {
     JSON.parse(text);
   } catch {

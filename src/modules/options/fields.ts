@@ -6,10 +6,14 @@
  */
 import { z } from "zod";
 
-const text = (max = 1000) => z.string().max(max, `at most ${max} characters`);
-const flag = () => z.boolean();
-const seconds = () => z.number().int("must be an integer").min(0, "must be 0 or more").max(2_147_483_647);
-const port = () => z.number().int("must be an integer").min(1, "must be 1-65535").max(65535, "must be 1-65535");
+// MDClub checks only the JSON type of each field (behaviour.md 4.5); the ranges, enums, charset and formats
+// below are the spec's documented constraints, enforced as DECISIONS.md asks.
+const text = (max = 1000) => z.string({ error: "must be a string" }).max(max, `at most ${max} characters`);
+const flag = () => z.boolean({ error: "must be true or false" });
+const integer = () => z.number({ error: "must be an integer" }).int("must be an integer");
+// Capped at the largest 32-bit integer so clients with 32-bit integer types can read the record back.
+const seconds = () => integer().min(0, "must be 0 or more").max(2_147_483_647, "must be at most 2147483647");
+const port = () => integer().min(1, "must be 1-65535").max(65535, "must be 1-65535");
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of: ${values.map((v) => v || "''").join(", ")}` });
 const url = () =>
@@ -107,6 +111,7 @@ export const optionFields: Record<string, Field> = {
   storage_vendorB_access_secret: restricted(text(), ""),
   storage_vendorB_bucket: restricted(text(), ""),
   storage_vendorB_dir: restricted(text(), ""),
+  // '' is not among the spec's zones but is the install default, so a client can send the record back unchanged.
   storage_vendorB_zone: restricted(oneOf(["z0", "z1", "z2", "na0", "as0", ""]), ""),
   storage_vendorC_bucket: restricted(text(), ""),
   storage_vendorC_dir: restricted(text(), ""),

@@ -1,13 +1,15 @@
 /** Site settings (spec operation 1): read by everyone (public fields), changed by administrators. */
 import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { createRouter } from "../../app-router";
 import { runBatch } from "../../db/client";
 import { adminRequired, isAdmin } from "../../middleware/context";
 import { ok } from "../../lib/envelope";
 import { authSecurity, jsonBody, okResponse, z } from "../../lib/openapi";
-import { optionFields, optionNames, optionsFromRows } from "./fields";
+import { zodToApiError } from "../../lib/validation";
+import { optionFields, optionNames, optionsFromRows, visibleOptions } from "./fields";
+import { sentName, toSpecNames } from "./legacy-names";
 import { cacheOptions, selectOptionRows, upsertOptionStatements } from "./store";
-import { visibleOptions } from "./fields";
 
 const OptionsSchema = z
   .object(Object.fromEntries(optionNames.map((name) => [name, (optionFields[name]?.schema ?? z.never()).optional()])))
@@ -32,10 +34,12 @@ router.openapi(
     path: "/options",
     tags: ["options"],
     summary: "Change site settings (administrators)",
-    description: "Any fields of the record; unknown fields are ignored. Returns the full record.",
+    description:
+      "Any fields of the record; unknown fields are ignored. The original MDClub names (`cache_redis_*`, `storage_qiniu_*`, " +
+      "`redis`, `qiniu`, `bing` ...) are accepted as aliases. Returns the full record.",
     security: authSecurity,
     middleware: [adminRequired],
-    request: { body: jsonBody(OptionsSchema) },
+    request: { body: jsonBody(z.preprocess(toSpecNames, OptionsSchema)) },
     responses: okResponse(OptionsSchema),
   }),
   async (c) => {
@@ -47,6 +51,14 @@ router.openapi(
     await cacheOptions(c.env.KV, record);
     return ok(c, record);
   },
+  (result, c) => (result.success ? undefined : rejectInSentNames(result.error, c)),
 );
+
+/** A 200001 naming each field as the client sent it (a legacy alias stays the alias). */
+async function rejectInSentNames(error: z.ZodError, c: Context): Promise<never> {
+  // The validator has cached the parsed body: this is the body before legacy names were mapped.
+  const sent: unknown = await c.req.json();
+  throw zodToApiError(error, "body", (field) => sentName(field, sent));
+}
 
 export default router;
