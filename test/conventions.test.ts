@@ -122,6 +122,16 @@ describe("request bodies", () => {
     expect(res.body.code).toBe(100006);
   });
 
+  it("checks access and the route before the JSON: anonymous callers get 201001, unknown routes 100004", async () => {
+    const bad = { rawBody: '{"site_name": ', headers: { "content-type": "application/json" } };
+    const anonymous = await patch("/api/options", bad);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.code).toBe(201001);
+    const unknown = await patch("/api/no-such-route", bad);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(100004);
+  });
+
   it("treats a JSON request without a body as {}", async () => {
     const admin = await createAdmin();
     const before = await get("/api/options", { token: admin.token });

@@ -156,7 +156,7 @@ describe("pathId", () => {
     expect(schema.parse({ comment_id: "42" })).toEqual({ comment_id: 42 });
   });
 
-  it.each(["abc", "0", "-1", "1.5", ""])("refuses %j as a 200001 naming the parameter", (value) => {
+  it.each(["abc", "0", "-1", "1.5", "", "1e3", "0x10", "+5", " 5", "5.0", "007", "1234567890123456"])("refuses %j as a 200001 naming the parameter", (value) => {
     const result = schema.safeParse({ comment_id: value });
     expect(result.success).toBe(false);
     const error = zodToApiError(result.error!, "param");

@@ -9,11 +9,11 @@ export { z };
 /** A path id: a positive integer; anything else is a 200001 naming the parameter. */
 export const pathId = (name: string) =>
   z.object({
-    [name]: z.coerce
-      .number({ error: "must be a positive integer" })
-      .int("must be a positive integer")
-      .positive("must be a positive integer")
-      .max(Number.MAX_SAFE_INTEGER, "must be a positive integer")
+    // Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
+    [name]: z
+      .string()
+      .regex(/^[1-9]\d{0,14}$/, "must be a positive integer")
+      .transform(Number)
       .openapi({ param: { name, in: "path" }, type: "integer", example: 1 }),
   });
 

@@ -1,8 +1,9 @@
 /**
  * Request bodies, before any route sees them (DECISIONS.md, wire format): a missing or empty body counts as
  * `{}` (official clients send `Content-Type: application/json` with no body on some POSTs); the body is
- * parsed as JSON whatever its Content-Type says, unless it is a form upload; bad JSON is 100006; a body over
- * the limit is 413.
+ * read as JSON whatever its Content-Type says, unless it is a form upload; a body over the limit is 413.
+ * Bad JSON is left for the route's validator to refuse (100006, app.ts), so an unknown route still answers
+ * 100004 and a caller without access still gets 201001/201002 first.
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../lib/errors";
@@ -52,11 +53,6 @@ export const normaliseBody: MiddlewareHandler = async (c, next) => {
   if (isForm(type)) return next();
 
   const text = new TextDecoder().decode(await readLimited(c.req.raw.body, limit)).trim() || "{}";
-  try {
-    JSON.parse(text);
-  } catch {
-    throw new ApiError("JSON_MALFORMED");
-  }
   const headers = new Headers(c.req.raw.headers);
   headers.set("content-type", "application/json");
   headers.delete("content-length");
