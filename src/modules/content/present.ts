@@ -1,0 +1,70 @@
+/**
+ * Wire shapes of questions, answers, articles, comments and topics (spec "Resources", behaviour.md 2.1) and
+ * their summaries. Rows are selected with the spec's column names, so a record is its row with `delete_time`
+ * kept for administrators only, and `relationships` only when the caller asked for includes.
+ */
+import type { answers, articles, comments, questions, topics } from "../../db/schema";
+import { imageUrls } from "../../lib/image-urls";
+import { contentSummary } from "../../lib/sanitize";
+import type { View } from "../../lib/view";
+
+export type QuestionRow = typeof questions.$inferSelect;
+export type AnswerRow = typeof answers.$inferSelect;
+export type ArticleRow = typeof articles.$inferSelect;
+export type CommentRow = typeof comments.$inferSelect;
+export type TopicRow = typeof topics.$inferSelect;
+
+export type Relationships = Record<string, unknown>;
+
+/** A content record: its row, `delete_time` for administrators only, and the requested relationships. */
+export function presentRecord<R extends { delete_time: number }>(row: R, view: View, relationships?: Relationships) {
+  const { delete_time, ...fields } = row;
+  return {
+    ...fields,
+    ...(view.isAdmin && { delete_time }),
+    ...(relationships && { relationships }),
+  };
+}
+
+export function presentTopic(row: TopicRow, view: View, relationships?: Relationships) {
+  return presentRecord({ ...row, cover: topicCover(row.cover, view) }, view, relationships);
+}
+
+export const topicCover = (stored: string, view: View) => imageUrls(stored, "topic_cover.jpg", view);
+
+export const questionSummary = (row: Pick<QuestionRow, "question_id" | "title" | "create_time" | "update_time">) => ({
+  question_id: row.question_id,
+  title: row.title,
+  create_time: row.create_time,
+  update_time: row.update_time,
+});
+
+export const articleSummary = (row: Pick<ArticleRow, "article_id" | "title" | "create_time" | "update_time">) => ({
+  article_id: row.article_id,
+  title: row.title,
+  create_time: row.create_time,
+  update_time: row.update_time,
+});
+
+/** content_summary: the first 80 characters of the tag-stripped rendered answer (behaviour.md 2.1). */
+export const answerSummary = (row: Pick<AnswerRow, "answer_id" | "question_id" | "content_rendered" | "create_time" | "update_time">) => ({
+  answer_id: row.answer_id,
+  question_id: row.question_id,
+  content_summary: contentSummary(row.content_rendered, 80),
+  create_time: row.create_time,
+  update_time: row.update_time,
+});
+
+/** Comments are plain text: their summary is the first 80 characters, as written. */
+export const commentSummary = (row: Pick<CommentRow, "comment_id" | "content" | "create_time" | "update_time">) => ({
+  comment_id: row.comment_id,
+  content_summary: Array.from(row.content).slice(0, 80).join(""),
+  create_time: row.create_time,
+  update_time: row.update_time,
+});
+
+export const topicSummary = (row: Pick<TopicRow, "topic_id" | "name" | "cover">, view: View) => ({
+  topic_id: row.topic_id,
+  name: row.name,
+  cover: topicCover(row.cover, view),
+});
