@@ -4,8 +4,9 @@
  * every statement that could create or look up the first account (login and registration), so it costs no
  * round trip of its own and nobody can register before the administrator exists.
  */
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../../db/client";
+import { users } from "../../db/schema";
 import type { Bindings } from "../../env";
 import { hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
@@ -18,13 +19,14 @@ function adminHash(password: string): Promise<string> {
   return cachedHash.hash;
 }
 
-export async function ensureAdminStatement(db: Db, env: Bindings): Promise<BatchStatement | null> {
+/** The guarded insert, as a list to spread into a batch: empty when the ADMIN_* settings are missing. */
+export async function ensureAdminStatements(db: Db, env: Bindings): Promise<BatchStatement[]> {
   const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = env;
-  if (!username || !email || !password) return null;
-  const hash = await adminHash(password);
+  if (!username || !email || !password) return [];
   const time = now();
-  // For async drivers `db.run` builds a lazy, batchable query; its declared type is the awaited result.
-  return db.run(sql`INSERT INTO users (username, email, password, role, create_time, update_time)
-    SELECT ${username}, ${email}, ${hash}, 'admin', ${time}, ${time}
-    WHERE NOT EXISTS (SELECT 1 FROM users)`) as unknown as BatchStatement;
+  const row: Record<string, unknown> = { username, email, password: await adminHash(password), role: "admin", create_time: time, update_time: time };
+  // drizzle's D1 batch cannot carry a raw `db.run(sql)` with parameters, so this is an insert builder. Given a
+  // SELECT as SQL it inserts every column in table order: the select lists them all, the rest at their defaults.
+  const values = Object.entries(getTableColumns(users)).map(([key, column]) => sql`${key in row ? row[key] : (column.default ?? null)}`);
+  return [db.insert(users).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE NOT EXISTS (SELECT 1 FROM ${users})`)];
 }

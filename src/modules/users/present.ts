@@ -4,6 +4,7 @@
  */
 import type { Caller } from "../../env";
 import { staticBase, storageBase, type View } from "../../lib/view";
+import type { User } from "./schema";
 
 export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
 export type UserInclude = (typeof USER_INCLUDES)[number];
@@ -51,19 +52,15 @@ export function coverUrls(row: Pick<UserRow, "cover">, view: View): ImageUrls {
   return row.cover ? storedUrls(storageBase(view), row.cover) : storedUrls(`${staticBase(view)}/default`, "user_cover.jpg");
 }
 
-export interface UserRelationships {
-  is_me?: boolean;
-  is_following?: boolean;
-  is_followed?: boolean;
-}
+export type UserRelationships = NonNullable<User["relationships"]>;
 
 export function canSeePrivate(row: Pick<UserRow, "user_id">, view: View): boolean {
   return view.isAdmin || view.viewer?.user_id === row.user_id;
 }
 
-export function presentUser(row: UserRow, view: View, relationships?: UserRelationships) {
+export function presentUser(row: UserRow, view: View, relationships?: UserRelationships): User {
   const { role: _role, avatar, cover, ...fields } = row;
-  const record: Record<string, unknown> = {
+  const record: User = {
     ...fields,
     avatar: avatarUrls({ avatar }, view),
     cover: coverUrls({ cover }, view),

@@ -2,14 +2,11 @@
  * `is_following` / `is_followed` / `is_me` for any number of users in one batch: each is one statement over
  * the page's ids (an id list or the page query itself as a subquery), so a page costs no extra round trip.
  */
-import { and, eq, inArray, type SQL } from "drizzle-orm";
-import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
+import { followedAmong, followersAmong, followTargets } from "../../behaviours/followable";
+import type { IdSource } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
-import { follows } from "../../db/schema";
 import type { View } from "../../lib/view";
 import type { UserInclude, UserRelationships } from "./present";
-
-export type IdSource = number[] | SQLiteSelect | SQL;
 
 export interface RelationLoader<T> {
   statements: BatchStatement[];
@@ -21,24 +18,11 @@ export function userRelationsLoader(db: Db, view: View, include: Set<UserInclude
   if (include.size === 0) return null;
   const viewerId = view.viewer?.user_id ?? 0;
   const statements: BatchStatement[] = [];
+  // Anonymous callers follow nobody and nobody follows them: no query.
   const wantFollowing = include.has("is_following") && viewerId > 0;
   const wantFollowed = include.has("is_followed") && viewerId > 0;
-  if (wantFollowing) {
-    statements.push(
-      db
-        .select({ id: follows.followable_id })
-        .from(follows)
-        .where(and(eq(follows.user_id, viewerId), eq(follows.followable_type, "user"), inArray(follows.followable_id, ids as number[]))),
-    );
-  }
-  if (wantFollowed) {
-    statements.push(
-      db
-        .select({ id: follows.user_id })
-        .from(follows)
-        .where(and(eq(follows.followable_type, "user"), eq(follows.followable_id, viewerId), inArray(follows.user_id, ids as number[]))),
-    );
-  }
+  if (wantFollowing) statements.push(followedAmong(db, followTargets.user, viewerId, ids));
+  if (wantFollowed) statements.push(followersAmong(db, followTargets.user, viewerId, ids));
   return {
     statements,
     resolve(results) {

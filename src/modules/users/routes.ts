@@ -1,5 +1,196 @@
+/**
+ * Users (behaviour.md 3.6): the caller's own record, the user list and records, administrators' edits and
+ * disabling, and follows between users (the FOLLOW family from behaviours/followable).
+ */
+import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
+import { mountFollowerRoutes } from "../../behaviours/followable-routes";
+import { followTargets } from "../../behaviours/followable";
+import { ok, page } from "../../lib/envelope";
+import { parseIdList } from "../../lib/ids";
+import { parseInclude } from "../../lib/include";
+import { authSecurity, jsonBody, okResponse, pageResponse, pathId, pathIds, z } from "../../lib/openapi";
+import { viewOf } from "../../lib/view";
+import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
+import { USER_INCLUDES } from "./present";
+import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
+import { disable, editProfile, enable, getUser, listFollowees, listFollowers, listUsers, oneOrAll } from "./service";
 
 const router = createRouter();
+const tags = ["users"];
+const UserIdParam = pathId("user_id");
+const UserIdsParam = pathIds("user_ids");
+const includeOf = (query: { include?: string }) => parseInclude(query.include, USER_INCLUDES);
+// pathId names its key at run time, so its type is an index signature; validation guarantees the value.
+const userIdOf = (params: Record<string, number | undefined>) => params.user_id as number;
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/user",
+    tags,
+    summary: "The caller's own record",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query: UserIncludeQuery },
+    responses: okResponse(UserSchema),
+  }),
+  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), requireUser(c).user_id, includeOf(c.req.valid("query")))),
+);
+
+router.openapi(
+  createRoute({
+    method: "patch",
+    path: "/user",
+    tags,
+    summary: "Edit the caller's profile",
+    description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query: UserIncludeQuery, body: jsonBody(ProfileBody) },
+    responses: okResponse(UserSchema),
+  }),
+  async (c) => {
+    const user = await editProfile(c.get("db"), viewOf(c), requireUser(c).user_id, c.req.valid("json"), includeOf(c.req.valid("query")));
+    return ok(c, user);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/user/followers",
+    tags,
+    summary: "The caller's followers",
+    description: "Newest follow first; disabled users are left out.",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query: UserPageQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listFollowers(c.get("db"), viewOf(c), followTargets.user, requireUser(c).user_id, query, includeOf(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/user/followees",
+    tags,
+    summary: "The users the caller follows",
+    description: "Newest follow first; disabled users stay listed.",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query: UserPageQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listFollowees(c.get("db"), viewOf(c), requireUser(c).user_id, query, includeOf(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/users",
+    tags,
+    summary: "List users",
+    description: "Disabled users are left out, except for administrators asking `disabled=true`.",
+    request: { query: UserListQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listUsers(c.get("db"), viewOf(c), query, includeOf(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/users/{user_id}",
+    tags,
+    summary: "A user's record",
+    description: "Disabled users are returned too.",
+    request: { params: UserIdParam, query: UserIncludeQuery },
+    responses: okResponse(UserSchema),
+  }),
+  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), userIdOf(c.req.valid("param")), includeOf(c.req.valid("query")))),
+);
+
+router.openapi(
+  createRoute({
+    method: "patch",
+    path: "/users/{user_id}",
+    tags,
+    summary: "Edit a user's profile (administrators)",
+    description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: { params: UserIdParam, query: UserIncludeQuery, body: jsonBody(ProfileBody) },
+    responses: okResponse(UserSchema),
+  }),
+  async (c) => {
+    const id = userIdOf(c.req.valid("param"));
+    return ok(c, await editProfile(c.get("db"), viewOf(c), id, c.req.valid("json"), includeOf(c.req.valid("query"))));
+  },
+);
+
+const disableResponse = okResponse(
+  z.union([UserSchema, z.array(UserSchema)]).openapi({ description: "one id: the User; several: an array of the Users found" }),
+);
+
+for (const action of ["disable", "enable"] as const) {
+  router.openapi(
+    createRoute({
+      method: "post",
+      path: `/users/{user_ids}/${action}`,
+      tags,
+      summary: action === "disable" ? "Disable users (administrators)" : "Enable users (administrators)",
+      description:
+        "One id answers the User (201003 when missing); several comma-separated ids (at most 100) answer an array " +
+        "of the Users found, unknown ids skipped." +
+        (action === "disable" ? " Disabling deletes the users' tokens; an administrator cannot disable themself." : ""),
+      security: authSecurity,
+      middleware: [adminRequired],
+      request: { params: UserIdsParam, query: UserIncludeQuery },
+      responses: disableResponse,
+    }),
+    async (c) => {
+      const { user_ids } = c.req.valid("param");
+      const ids = parseIdList(user_ids ?? "", "user_ids");
+      const db = c.get("db");
+      const view = viewOf(c);
+      const include = includeOf(c.req.valid("query"));
+      const users = action === "disable" ? await disable(db, view, requireAdmin(c).user_id, ids, include) : await enable(db, view, ids, include);
+      return ok(c, oneOrAll(users, !user_ids?.includes(",")));
+    },
+  );
+}
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/users/{user_id}/followees",
+    tags,
+    summary: "The users a user follows",
+    description: "Newest follow first; disabled users stay listed.",
+    request: { params: UserIdParam, query: UserPageQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listFollowees(c.get("db"), viewOf(c), userIdOf(c.req.valid("param")), query, includeOf(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+mountFollowerRoutes(router, followTargets.user, { resource: "users", param: "user_id", tag: "users" });
 
 export default router;

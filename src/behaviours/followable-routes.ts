@@ -1,0 +1,84 @@
+/**
+ * The FOLLOW family's routes (behaviour.md 3) for one followable resource: GET, POST and DELETE
+ * `/{resource}/{id}/followers`. Mounted once per target, e.g. `mountFollowerRoutes(router, followTargets.user,
+ * { resource: "users", param: "user_id", tag: "users" })`.
+ */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { ok, page } from "../lib/envelope";
+import { parseInclude } from "../lib/include";
+import { authSecurity, okResponse, pageResponse, pathId } from "../lib/openapi";
+import { viewOf } from "../lib/view";
+import { loginRequired, requireUser } from "../middleware/context";
+import { USER_INCLUDES } from "../modules/users/present";
+import { FollowerCountSchema, UserPageQuery, UserSchema } from "../modules/users/schema";
+import { listFollowers } from "../modules/users/service";
+import { follow, unfollow, type FollowTarget } from "./followable";
+
+export interface FollowerRoutesOptions {
+  /** Path segment of the resource, e.g. `users`. */
+  resource: string;
+  /** Name of the id parameter, e.g. `user_id`. */
+  param: string;
+  tag: string;
+}
+
+export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget, { resource, param, tag }: FollowerRoutesOptions) {
+  const path = `/${resource}/{${param}}/followers`;
+  const params = pathId(param);
+  const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
+
+  router.openapi(
+    createRoute({
+      method: "get",
+      path,
+      tags: [tag],
+      summary: `List the followers of a ${target.type}`,
+      description: "Newest follow first; disabled users are left out.",
+      request: { params, query: UserPageQuery },
+      responses: pageResponse(UserSchema),
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const include = parseInclude(query.include, USER_INCLUDES);
+      const result = await listFollowers(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), query, include);
+      return page(c, result.data, result.pagination);
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: "post",
+      path,
+      tags: [tag],
+      summary: `Follow a ${target.type}`,
+      description: "Following again changes nothing and answers the same.",
+      security: authSecurity,
+      middleware: [loginRequired],
+      request: { params },
+      responses: okResponse(FollowerCountSchema),
+    }),
+    async (c) => {
+      const follower_count = await follow(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
+      return ok(c, { follower_count });
+    },
+  );
+
+  router.openapi(
+    createRoute({
+      method: "delete",
+      path,
+      tags: [tag],
+      summary: `Unfollow a ${target.type}`,
+      description: "Unfollowing what one does not follow changes nothing.",
+      security: authSecurity,
+      middleware: [loginRequired],
+      request: { params },
+      responses: okResponse(FollowerCountSchema),
+    }),
+    async (c) => {
+      const follower_count = await unfollow(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
+      return ok(c, { follower_count });
+    },
+  );
+}
