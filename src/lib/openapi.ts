@@ -7,15 +7,16 @@ import { z } from "@hono/zod-openapi";
 export { z };
 
 /** A path id: a positive integer; anything else is a 200001 naming the parameter. */
-export const pathId = (name: string) =>
-  z.object({
-    // Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
-    [name]: z
-      .string()
-      .regex(/^[1-9]\d{0,14}$/, "must be a positive integer")
-      .transform(Number)
-      .openapi({ param: { name, in: "path" }, type: "integer", example: 1 }),
-  });
+export const pathId = <N extends string>(name: N) => {
+  // Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
+  const id = z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, "must be a positive integer")
+    .transform(Number)
+    .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
+  // A computed key widens to an index signature; the cast keeps `valid("param")[name]` typed as a number.
+  return z.object({ [name]: id } as Record<N, typeof id>);
+};
 
 /** A path holding one id or up to 100 comma-separated ids. */
 export const pathIds = (name: string) =>

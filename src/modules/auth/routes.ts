@@ -1,5 +1,131 @@
+/** Accounts: registration, login and logout, captchas, password reset (behaviour.md 3.6, 3.10 and 5). */
+import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
+import { createCaptcha } from "../../lib/captcha";
+import { ok } from "../../lib/envelope";
+import { authSecurity, jsonBody, nullResponse, okResponse } from "../../lib/openapi";
+import { viewOf } from "../../lib/view";
+import { loginRequired } from "../../middleware/context";
+import { presentUser } from "../users/present";
+import { login, logout } from "./login";
+import { resetPassword, sendPasswordResetCode } from "./password-reset";
+import { register, sendRegisterCode } from "./registration";
+import { UserSchema } from "../users/schema";
+import { CaptchaSchema, EmailBody, LoginBody, RegisterBody, ResetPasswordBody, TokenSchema } from "./schema";
 
 const router = createRouter();
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/user/register/email",
+    tags: ["auth"],
+    summary: "Mail a registration code",
+    description:
+      "Mails a 6-character code, valid for one hour, to an address not yet registered (taken: 409 with 200001). " +
+      "At most one code mail per address per minute and ten per IP per hour (429, 100002).",
+    request: { body: jsonBody(EmailBody) },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await sendRegisterCode(c, c.req.valid("json").email);
+    return ok(c, null);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/users",
+    tags: ["auth"],
+    summary: "Register",
+    description:
+      "Creates an account with the code mailed by POST /user/register/email. A taken username or address is " +
+      "409 with 200001; a wrong code 200001 `errors.email_code`; an expired one 200003. No token is issued: log in next.",
+    request: { body: jsonBody(RegisterBody) },
+    responses: okResponse(UserSchema, "the new User (as an anonymous caller sees it)"),
+  }),
+  async (c) => {
+    const user = await register(c, c.req.valid("json"));
+    return ok(c, presentUser(user, viewOf(c)));
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/tokens",
+    tags: ["auth"],
+    summary: "Log in",
+    description:
+      "`name` is the username or the e-mail address. After 5 failed attempts from one IP or for one account " +
+      "within 15 minutes, an attempt must carry `captcha_token` and `captcha_code` (else 429 with 200001 " +
+      "`errors.captcha_code`); such errors carry a fresh `captcha_token` and `captcha_image`.",
+    request: { body: jsonBody(LoginBody) },
+    responses: okResponse(TokenSchema, "the Token record; `token` is shown only here"),
+  }),
+  async (c) => ok(c, await login(c, c.req.valid("json"))),
+);
+
+router.openapi(
+  createRoute({
+    method: "delete",
+    path: "/tokens/current",
+    tags: ["auth"],
+    summary: "Log out",
+    description: "Deletes the token the request carries; later requests with it are anonymous.",
+    security: authSecurity,
+    middleware: [loginRequired],
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await logout(c);
+    return ok(c, null);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/captchas",
+    tags: ["auth"],
+    summary: "Get a captcha",
+    description: "Valid for 10 minutes and for one check; the answer is case-insensitive.",
+    responses: okResponse(CaptchaSchema),
+  }),
+  async (c) => ok(c, await createCaptcha(c.env.KV)),
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/user/password/email",
+    tags: ["auth"],
+    summary: "Mail a password reset code",
+    description: "The address must belong to an enabled account (else 200001 `errors.email`). Same limits as registration codes.",
+    request: { body: jsonBody(EmailBody) },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await sendPasswordResetCode(c, c.req.valid("json").email);
+    return ok(c, null);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "put",
+    path: "/user/password",
+    tags: ["auth"],
+    summary: "Reset the password",
+    description: "With the code from POST /user/password/email. Ends every session of the account.",
+    request: { body: jsonBody(ResetPasswordBody) },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await resetPassword(c, c.req.valid("json"));
+    return ok(c, null);
+  },
+);
 
 export default router;

@@ -21,8 +21,6 @@ const tags = ["users"];
 const UserIdParam = pathId("user_id");
 const UserIdsParam = pathIds("user_ids");
 const includeOf = (query: { include?: string }) => parseInclude(query.include, USER_INCLUDES);
-// pathId names its key at run time, so its type is an index signature; validation guarantees the value.
-const userIdOf = (params: Record<string, number | undefined>) => params.user_id as number;
 
 router.openapi(
   createRoute({
@@ -121,7 +119,7 @@ router.openapi(
     request: { params: UserIdParam, query: UserIncludeQuery },
     responses: okResponse(UserSchema),
   }),
-  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), userIdOf(c.req.valid("param")), includeOf(c.req.valid("query")))),
+  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), c.req.valid("param").user_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -137,7 +135,7 @@ router.openapi(
     responses: okResponse(UserSchema),
   }),
   async (c) => {
-    const id = userIdOf(c.req.valid("param"));
+    const id = c.req.valid("param").user_id;
     return ok(c, await editProfile(c.get("db"), viewOf(c), id, c.req.valid("json"), includeOf(c.req.valid("query"))));
   },
 );
@@ -186,7 +184,7 @@ router.openapi(
   }),
   async (c) => {
     const query = c.req.valid("query");
-    const result = await listFollowees(c.get("db"), viewOf(c), userIdOf(c.req.valid("param")), query, includeOf(query));
+    const result = await listFollowees(c.get("db"), viewOf(c), c.req.valid("param").user_id, query, includeOf(query));
     return page(c, result.data, result.pagination);
   },
 );

@@ -1,0 +1,150 @@
+/**
+ * Outgoing mail over SMTP from the Worker (TCP sockets, `worker-mailer`) with the site's `smtp_*` settings
+ * (DECISIONS.md, platform), and the account mails built on it. With no `smtp_host` a mail is logged instead,
+ * so a fresh deployment or `npm run dev` shows its codes in the log.
+ */
+import { LogLevel, WorkerMailer, type WorkerMailerOptions } from "worker-mailer";
+import type { SiteOptions } from "../modules/options/fields";
+import { ApiError } from "./errors";
+
+/** What mails need from the settings. */
+export type MailOptions = Pick<
+  SiteOptions,
+  "site_name" | "smtp_host" | "smtp_port" | "smtp_secure" | "smtp_username" | "smtp_password" | "smtp_reply_to"
+>;
+
+export interface MailContent {
+  subject: string;
+  html: string;
+}
+
+export interface MailMessage extends MailContent {
+  to: string | string[];
+}
+
+// Strict enough that an address can go into an SMTP command or a header as is: no spaces, brackets or quotes.
+const ADDRESS = /^[^\s@<>()[\],;:"\\]+@[^\s@<>()[\],;:"\\.]+(\.[^\s@<>()[\],;:"\\.]+)+$/;
+
+/** An e-mail address as accounts accept it (at most 320 characters). */
+export const isEmailAddress = (value: string): boolean => value.length <= 320 && ADDRESS.test(value);
+
+/**
+ * Two fixes to worker-mailer 1.2.1 (pinned), in its private step that runs after the optional STARTTLS: it
+ * refuses to go on when the server advertises AUTH and no credentials are given, but relays often advertise
+ * AUTH and still accept mail from trusted hosts, and the settings say AUTH only when `smtp_username` is set;
+ * and when STARTTLS was asked for but is not offered it carries on in plain text, password and all.
+ * test/mail.test.ts covers both against a server that advertises AUTH and no STARTTLS, so an upgrade that
+ * renames the step fails there.
+ */
+interface MailerSession {
+  credentials?: unknown;
+  secure: boolean;
+  startTls: boolean;
+  supportsStartTls: boolean;
+}
+const mailerPrototype = WorkerMailer.prototype as unknown as { auth(this: MailerSession): Promise<void> };
+const libraryAuth = mailerPrototype.auth;
+mailerPrototype.auth = async function auth() {
+  if (this.startTls && !this.secure && !this.supportsStartTls) throw new Error("the SMTP server does not offer STARTTLS");
+  if (this.credentials) await libraryAuth.call(this);
+};
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch] as string);
+
+/** Header text: a line break would start a new header. */
+const oneLine = (text: string): string => text.replace(/[\r\n]+/g, " ").trim();
+
+/** A display name also loses what would end its quoted string. */
+const displayName = (text: string): string => text.replace(/["\\\r\n]+/g, " ").trim();
+
+/** The envelope and header sender: the SMTP account when it is an address, else the reply-to, else no-reply@host. */
+export function senderAddress(options: MailOptions, host: string): string {
+  if (isEmailAddress(options.smtp_username)) return options.smtp_username;
+  if (isEmailAddress(options.smtp_reply_to)) return options.smtp_reply_to;
+  return `no-reply@${host}`;
+}
+
+export function transportOptions(options: MailOptions): WorkerMailerOptions {
+  return {
+    host: options.smtp_host,
+    port: options.smtp_port,
+    // 'ssl' is TLS from the first byte; 'tls' upgrades a plain connection with STARTTLS.
+    secure: options.smtp_secure === "ssl",
+    startTls: options.smtp_secure === "tls",
+    ...(options.smtp_username && {
+      credentials: { username: options.smtp_username, password: options.smtp_password },
+      authType: ["plain", "login", "cram-md5"],
+    }),
+    // worker-mailer also uses this as the per-reply timeout.
+    socketTimeoutMs: 10_000,
+    logLevel: LogLevel.NONE,
+  };
+}
+
+/**
+ * Sends one message (every address in `to` sees the others). Throws EMAIL_SEND_FAILED (200002) with the
+ * server's or the socket's message in `extra_message`.
+ */
+export async function sendMail(options: MailOptions, host: string, message: MailMessage): Promise<void> {
+  const from = { name: displayName(options.site_name), email: senderAddress(options, host) };
+  const email = {
+    from,
+    to: message.to,
+    subject: oneLine(message.subject),
+    html: message.html,
+    ...(isEmailAddress(options.smtp_reply_to) && { reply: options.smtp_reply_to }),
+  };
+  if (!options.smtp_host) {
+    console.log(`mail (no smtp_host set) to ${[message.to].flat().join(", ")}: ${email.subject}\n${message.html}`);
+    return;
+  }
+  let mailer: WorkerMailer | undefined;
+  try {
+    mailer = await WorkerMailer.connect(transportOptions(options));
+    await mailer.send(email);
+  } catch (error) {
+    throw new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: error instanceof Error ? error.message : String(error) } });
+  } finally {
+    // WorkerMailer.send() leaves the socket open when sending fails; close it whatever happened.
+    await mailer?.close();
+  }
+}
+
+/** A minimal HTML document around a body (already escaped). */
+function layout(siteName: string, body: string): string {
+  return `<!DOCTYPE html><html><body style="font-family:sans-serif;line-height:1.5">${body}<p style="color:#888">${escapeHtml(siteName)}</p></body></html>`;
+}
+
+/** Codes go inside <strong> so they stand out (and tests can find them). */
+const codeLine = (code: string) => `<p style="font-size:20px">Your code: <strong>${escapeHtml(code)}</strong></p>`;
+
+export function registerCodeMail(siteName: string, code: string): MailContent {
+  return {
+    subject: `Your sign-up code for ${siteName}`,
+    html: layout(
+      siteName,
+      `<p>Use this code to finish creating your account on ${escapeHtml(siteName)}. It is valid for one hour.</p>${codeLine(code)}` +
+        "<p>If you did not ask for it, ignore this mail.</p>",
+    ),
+  };
+}
+
+export function passwordResetCodeMail(siteName: string, code: string): MailContent {
+  return {
+    subject: `Your password reset code for ${siteName}`,
+    html: layout(
+      siteName,
+      `<p>Use this code to set a new password on ${escapeHtml(siteName)}. It is valid for one hour.</p>${codeLine(code)}` +
+        "<p>If you did not ask for it, ignore this mail: your password stays as it is.</p>",
+    ),
+  };
+}
+
+export function welcomeMail(siteName: string, username: string): MailContent {
+  return {
+    subject: `Welcome to ${siteName}`,
+    html: layout(siteName, `<p>Hello ${escapeHtml(username)},</p><p>welcome to ${escapeHtml(siteName)}! Your account is ready: you can sign in now.</p>`),
+  };
+}

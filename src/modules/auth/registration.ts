@@ -1,0 +1,88 @@
+/**
+ * Registration (behaviour.md 5.3, DECISIONS.md): mail a code, then create the account with it. Stage 1 checks
+ * the address and the code, stage 2 the username; a stage-2 refusal leaves the code usable for another try.
+ * Creating the account costs two round trips: one batch reads, one writes (first administrator, user, code).
+ */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { runBatch } from "../../db/client";
+import type { AppEnv, Caller } from "../../env";
+import { clientInfo } from "../../lib/client-info";
+import { validationError, type ApiError } from "../../lib/errors";
+import { sendMail, welcomeMail } from "../../lib/mail";
+import { hashPassword } from "../../lib/password";
+import { now } from "../../lib/time";
+import { ensureAdminStatements } from "../users/bootstrap";
+import { codeAddress, sendCode, verifyCode } from "./email-codes";
+import { byEmail, byUsername, deleteCode, insertUser, selectCode, selectUserId } from "./repo";
+import type { RegisterBody } from "./schema";
+
+// 409: the request is well-formed but collides with an existing account (DECISIONS.md, wire format).
+const emailTaken = () => validationError({ email: "this address is already registered" }, 409);
+const usernameTaken = () => validationError({ username: "this username is taken" }, 409);
+
+export async function sendRegisterCode(c: Context<AppEnv>, email: string): Promise<void> {
+  const db = c.get("db");
+  await sendCode<{ user_id: number }>(c, "register", email, selectUserId(db, byEmail(email)), (rows) => {
+    if (rows.length) throw emailTaken();
+  });
+}
+
+/** A unique index refusing the insert: another registration took the name or address in the meantime. */
+function duplicateError(error: unknown): ApiError | null {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e.message.includes("users_username_lower_unique")) return usernameTaken();
+    if (e.message.includes("users_email_lower_unique")) return emailTaken();
+  }
+  return null;
+}
+
+export async function register(c: Context<AppEnv>, body: z.infer<typeof RegisterBody>): Promise<Caller> {
+  const db = c.get("db");
+  const address = codeAddress(body.email);
+  const [emailRows, codeRows, nameRows] = await db.batch([
+    selectUserId(db, byEmail(body.email)),
+    selectCode(db, "register", address),
+    selectUserId(db, byUsername(body.username)),
+  ]);
+  if (emailRows.length) throw emailTaken();
+  await verifyCode(db, "register", body.email, body.email_code, codeRows[0]);
+  if (nameRows.length) throw usernameTaken();
+
+  const time = now();
+  const client = clientInfo(c.req.raw);
+  const password = await hashPassword(body.password);
+  const admin = await ensureAdminStatements(db, c.env);
+  const writes = [
+    insertUser(db, {
+      username: body.username,
+      email: body.email,
+      password,
+      create_ip: client.ip,
+      create_location: client.location,
+      last_login_time: time,
+      last_login_ip: client.ip,
+      last_login_location: client.location,
+      create_time: time,
+      update_time: time,
+    }),
+    deleteCode(db, "register", address),
+  ];
+  let results: unknown[];
+  try {
+    // The administrator goes first, so on an empty database it is user 1 and nobody can take its name.
+    results = await runBatch(db, [...admin, ...writes]);
+  } catch (error) {
+    throw duplicateError(error) ?? error;
+  }
+  const user = (results[admin.length] as Caller[])[0] as Caller;
+
+  const options = c.get("options");
+  // A failing welcome mail never fails the registration (DECISIONS.md): it is sent after the response.
+  c.executionCtx.waitUntil(
+    sendMail(options, new URL(c.req.url).hostname, { to: body.email, ...welcomeMail(options.site_name, user.username) }).catch((error) =>
+      console.error(`welcome mail to user ${user.user_id} failed:`, error),
+    ),
+  );
+  return user;
+}
