@@ -2,7 +2,7 @@
  * Loads what every request needs before its handler runs, in at most one D1 round trip: the caller (from the
  * `token` header, `Authorization: Bearer` or the `token` cookie) and, when KV has lost them, the site settings.
  */
-import { and, eq, getTableColumns, gt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { createDb, D1Meter, runBatch, type BatchStatement, type Db } from "../db/client";
@@ -13,12 +13,12 @@ import { ApiError } from "../lib/errors";
 import { now } from "../lib/time";
 import { optionsFromRows } from "../modules/options/fields";
 import { cacheOptions, readCachedOptions, selectOptionRows } from "../modules/options/store";
+import { userColumns } from "../modules/users/repo";
 
 /** Tokens last 15 days and are renewed on use at most once a day (DECISIONS.md). */
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
 
-const { password: _password, ...callerColumns } = getTableColumns(users);
 
 export function readToken(c: Context): string | null {
   const header = c.req.header("token");
@@ -30,7 +30,7 @@ export function readToken(c: Context): string | null {
 
 function callerQuery(db: Db, tokenHash: string, time: number) {
   return db
-    .select({ user: callerColumns, expire_time: tokens.expire_time })
+    .select({ user: userColumns, expire_time: tokens.expire_time })
     .from(tokens)
     .innerJoin(users, eq(users.user_id, tokens.user_id))
     .where(and(eq(tokens.token, tokenHash), gt(tokens.expire_time, time), eq(users.disable_time, 0)))

@@ -3,13 +3,12 @@
  * into one `db.batch()`. Names and addresses are compared as `lower(column) = lower(?)`, the expression the
  * unique indexes are built on, so lookups hit them and match the way uniqueness is enforced.
  */
-import { and, count, eq, exists, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, exists, gt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { email_codes, throttles, tokens, users } from "../../db/schema";
+import { userColumns } from "../users/repo";
 
 export type CodePurpose = (typeof email_codes.$inferInsert)["purpose"];
-
-const { password: _password, ...publicColumns } = getTableColumns(users);
 
 const sameText = (column: typeof users.username | typeof users.email, value: string): SQL => sql`lower(${column}) = lower(${value})`;
 
@@ -27,7 +26,7 @@ export const selectLoginUser = (db: Db, match: SQL) =>
 export const selectUserId = (db: Db, match: SQL) =>
   db.select({ user_id: users.user_id, disable_time: users.disable_time }).from(users).where(match).limit(1);
 
-export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.insert(users).values(values).returning(publicColumns);
+export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.insert(users).values(values).returning(userColumns);
 
 export const recordLogin = (db: Db, userId: number, values: Pick<typeof users.$inferInsert, "last_login_time" | "last_login_ip" | "last_login_location">) =>
   db.update(users).set(values).where(eq(users.user_id, userId));

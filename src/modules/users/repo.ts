@@ -9,7 +9,9 @@ import type { Order } from "../../lib/order";
 import type { PageRequest } from "../../lib/pagination";
 import type { ProfileChanges, UserOrderField } from "./schema";
 
-const { password: _password, ...userColumns } = getTableColumns(users);
+const { password: _password, ...columns } = getTableColumns(users);
+/** Every user column but the password hash: the one selection of users anywhere in the app. */
+export const userColumns = columns;
 
 /** Where a list of users comes from: an optional join with `follows`, a filter and an order. */
 export interface UserSource {
