@@ -31,12 +31,15 @@ interface PostFields {
   delete_time?: number;
 }
 
-async function attachTopics(type: "question" | "article", id: number, topicIds: number[], time: number) {
+/** Counters count what a reader sees (DECISIONS.md): an item created in the trash moves none. */
+const live = (fields: { delete_time?: number }) => !fields.delete_time;
+
+async function attachTopics(type: "question" | "article", id: number, topicIds: number[], time: number, counted: boolean) {
   const counter = type === "question" ? "question_count" : "article_count";
   for (const topicId of topicIds) {
     await db().batch([
       db().prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, ?, ?)").bind(topicId, id, type, time),
-      db().prepare(`UPDATE topics SET ${counter} = ${counter} + 1 WHERE topic_id = ?`).bind(topicId),
+      db().prepare(`UPDATE topics SET ${counter} = ${counter} + ? WHERE topic_id = ?`).bind(counted ? 1 : 0, topicId),
     ]);
   }
 }
@@ -55,8 +58,8 @@ export async function createQuestion(userId: number, fields: PostFields = {}): P
     time,
     fields.delete_time ?? 0,
   );
-  await db().prepare("UPDATE users SET question_count = question_count + 1 WHERE user_id = ?").bind(userId).run();
-  await attachTopics("question", id, fields.topic_ids ?? [], time);
+  await attachTopics("question", id, fields.topic_ids ?? [], time, live(fields));
+  if (live(fields)) await db().prepare("UPDATE users SET question_count = question_count + 1 WHERE user_id = ?").bind(userId).run();
   return id;
 }
 
@@ -74,8 +77,8 @@ export async function createArticle(userId: number, fields: PostFields = {}): Pr
     time,
     fields.delete_time ?? 0,
   );
-  await db().prepare("UPDATE users SET article_count = article_count + 1 WHERE user_id = ?").bind(userId).run();
-  await attachTopics("article", id, fields.topic_ids ?? [], time);
+  await attachTopics("article", id, fields.topic_ids ?? [], time, live(fields));
+  if (live(fields)) await db().prepare("UPDATE users SET article_count = article_count + 1 WHERE user_id = ?").bind(userId).run();
   return id;
 }
 
@@ -93,10 +96,12 @@ export async function createAnswer(userId: number, questionId: number, fields: {
     time,
     fields.delete_time ?? 0,
   );
-  await db().batch([
-    db().prepare("UPDATE users SET answer_count = answer_count + 1 WHERE user_id = ?").bind(userId),
-    db().prepare("UPDATE questions SET answer_count = answer_count + 1, last_answer_time = ?, update_time = ? WHERE question_id = ?").bind(time, time, questionId),
-  ]);
+  if (live(fields)) {
+    await db().batch([
+      db().prepare("UPDATE users SET answer_count = answer_count + 1 WHERE user_id = ?").bind(userId),
+      db().prepare("UPDATE questions SET answer_count = answer_count + 1, last_answer_time = ?, update_time = ? WHERE question_id = ?").bind(time, time, questionId),
+    ]);
+  }
   return id;
 }
 
@@ -129,7 +134,7 @@ export async function createComment(
     fields.delete_time ?? 0,
   );
   const [table, idColumn, counter] = counterOf[target];
-  await db().prepare(`UPDATE ${table} SET ${counter} = ${counter} + 1 WHERE ${idColumn} = ?`).bind(targetId).run();
+  if (live(fields)) await db().prepare(`UPDATE ${table} SET ${counter} = ${counter} + 1 WHERE ${idColumn} = ?`).bind(targetId).run();
   return id;
 }
 

@@ -1,0 +1,77 @@
+/** Zod schemas of comments (spec "Comment", behaviour.md 2.1 and 3.4): the record, its queries and bodies. */
+import type { comments } from "../../db/schema";
+import { includeQuery, orderQuery, pageQuery, z } from "../../lib/openapi";
+import type { OrderRule } from "../../lib/order";
+import { adminOnly, idFilter, trashedFilter, UserSummarySchema, VotingSchema } from "../topics/schema";
+
+export type CommentableType = (typeof comments.$inferSelect)["commentable_type"];
+export const COMMENTABLE_TYPES = ["article", "question", "answer", "comment"] as const satisfies readonly CommentableType[];
+
+const int = () => z.number().int();
+
+export const COMMENT_INCLUDES = ["user", "voting"] as const;
+export type CommentInclude = (typeof COMMENT_INCLUDES)[number];
+
+export const CommentSchema = z
+  .object({
+    comment_id: int(),
+    commentable_id: int(),
+    commentable_type: z.enum(COMMENTABLE_TYPES).openapi({ description: "`comment` for a reply" }),
+    user_id: int(),
+    content: z.string().openapi({ description: "as the author wrote it (trimmed), not HTML-escaped" }),
+    reply_count: int(),
+    vote_count: int(),
+    vote_up_count: int(),
+    vote_down_count: int(),
+    create_time: int(),
+    update_time: int(),
+    delete_time: adminOnly(int()),
+    relationships: z
+      .object({ user: UserSummarySchema.nullable().optional(), voting: VotingSchema.optional() })
+      .optional()
+      .openapi({ description: "present when `include` asks for any" }),
+  })
+  .openapi("Comment");
+
+export type Comment = z.infer<typeof CommentSchema>;
+
+export type CommentOrderField = "vote_count" | "create_time" | "delete_time";
+
+/** Every comment list (behaviour.md 3 COMMENTS family, 3.4). */
+export const COMMENT_ORDER: OrderRule<CommentOrderField> = {
+  fields: ["vote_count", "create_time"],
+  adminFields: ["delete_time"],
+  default: "-create_time",
+};
+
+const include = includeQuery(COMMENT_INCLUDES);
+
+export const CommentIncludeQuery = z.object({ include });
+
+export const CommentPageQuery = z.object({
+  ...pageQuery,
+  include,
+  order: orderQuery([...COMMENT_ORDER.fields, "delete_time (administrators)"], COMMENT_ORDER.default),
+});
+
+export const CommentListQuery = CommentPageQuery.extend({
+  comment_id: idFilter("only this comment"),
+  commentable_id: idFilter("only comments on this target"),
+  commentable_type: z.enum(COMMENTABLE_TYPES, { error: `must be one of: ${COMMENTABLE_TYPES.join(", ")}` }).optional(),
+  user_id: idFilter("only comments by this user"),
+  trashed: trashedFilter,
+});
+
+/** behaviour.md 4.6: trimmed, 1-1000 characters (code points), stored as written. */
+const content = z
+  .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
+  .trim()
+  .refine((value) => value.length > 0, "must not be empty")
+  .refine((value) => [...value].length <= 1000, "at most 1000 characters")
+  .openapi({ minLength: 1, maxLength: 1000 });
+
+export const CommentBody = z.object({ content }).openapi("CommentCreate");
+
+export const CommentEditBody = z
+  .object({ content: content.optional() })
+  .openapi("CommentEdit", { description: "Without `content` nothing changes." });

@@ -1,0 +1,89 @@
+/**
+ * Rules of trash, untrash and delete (behaviour.md 3 TRASH family, 4.1; DECISIONS.md Content). Each operation
+ * costs two D1 round trips after authentication: one read of the listed rows, to apply the rules, and one batch
+ * carrying every write, cascade, counter, hook and the records it answers with.
+ */
+import { eq, gt } from "drizzle-orm";
+import { deleteStatements } from "../../behaviours/deletable";
+import { trashStatements, untrashStatements } from "../../behaviours/trashable";
+import { runBatch, type Db } from "../../db/client";
+import type { Caller } from "../../env";
+import { ApiError, validationError } from "../../lib/errors";
+import { assertAuthorMay } from "../../lib/permissions";
+import { now } from "../../lib/time";
+import type { View } from "../../lib/view";
+import { isAdmin } from "../../middleware/context";
+import type { SiteOptions } from "../options/fields";
+import { contentKinds, type ContentType } from "../content/kinds";
+import { loadByIds } from "../content/page";
+import { hookStatements, type LifecycleAction } from "./hooks";
+import { presenterOf, recordKinds, type LifecycleRecord } from "./records";
+import { selectTargets, type TargetRow } from "./repo";
+
+/** The listed ids of a kind; `single` when the path named one id (it then answers one record or an error). */
+export interface Targets {
+  type: ContentType;
+  ids: number[];
+  single: boolean;
+}
+
+const idOf = (type: ContentType) => (row: TargetRow) => row[contentKinds[type].id.name] as number;
+
+/** The ids of `rows`, in the order the path listed them. */
+function inListedOrder(targets: Targets, rows: TargetRow[]): number[] {
+  const found = new Set(rows.map(idOf(targets.type)));
+  return targets.ids.filter((id) => found.has(id));
+}
+
+/**
+ * Trash or untrash: acts on the listed rows that are live (trash) or trashed (untrash) and skips the others; a
+ * single id that does not qualify is the kind's NOT_FOUND. Answers the records as they are after the write.
+ */
+export async function move(
+  db: Db,
+  view: View,
+  actor: Caller,
+  action: Exclude<LifecycleAction, "delete">,
+  targets: Targets,
+  include: Set<string>,
+): Promise<LifecycleRecord | LifecycleRecord[]> {
+  const { type } = targets;
+  const kind = contentKinds[type];
+  const rows = (await selectTargets(db, kind, targets.ids)).filter((row) => (action === "trash" ? row.delete_time === 0 : row.delete_time > 0));
+  if (targets.single && rows.length === 0) throw new ApiError(kind.notFound);
+  if (rows.length === 0) return [];
+
+  const ids = inListedOrder(targets, rows);
+  const time = now();
+  const extra = hookStatements(db, { type, action, rows, actorId: actor.user_id, time });
+  const writes = action === "trash" ? trashStatements(db, type, ids, time, extra) : untrashStatements(db, type, ids, extra);
+  // Only rows now in the state asked for are answered: an untrash a guard skipped (a topic name taken) is left out.
+  const source = { table: kind.table, id: kind.id, columns: kind.columns, where: action === "trash" ? gt(kind.deleteTime, 0) : eq(kind.deleteTime, 0) };
+  const records = await loadByIds(db, source, ids, recordKinds[type].relation(db, view, include), presenterOf(type, view), writes);
+  if (!targets.single) return records;
+  const [record] = records;
+  if (record) return record;
+  throw type === "topic" && action === "untrash"
+    ? validationError({ name: "a live topic already has this name" }, 409)
+    : new ApiError(kind.notFound);
+}
+
+/**
+ * Hard delete. A single id follows behaviour.md 4.1: missing, or trashed for a non-administrator, is NOT_FOUND;
+ * then the author rules (administrators are exempt). A missing topic is a silent success (behaviour.md 3.5),
+ * and a list (administrators only) deletes the rows found, live or trashed, and never fails.
+ */
+export async function remove(db: Db, caller: Caller, options: SiteOptions, targets: Targets): Promise<void> {
+  const { type } = targets;
+  const kind = contentKinds[type];
+  const rows = await selectTargets(db, kind, targets.ids);
+  const time = now();
+  if (targets.single && type !== "topic") {
+    const [row] = rows;
+    if (!row || (row.delete_time > 0 && !isAdmin(caller))) throw new ApiError(kind.notFound);
+    assertAuthorMay(type, "delete", row as TargetRow & { user_id: number; create_time: number }, caller, options, time);
+  }
+  if (rows.length === 0) return;
+  const extra = hookStatements(db, { type, action: "delete", rows, actorId: caller.user_id, time });
+  await runBatch(db, deleteStatements(db, type, inListedOrder(targets, rows), time, extra));
+}
