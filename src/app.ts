@@ -12,7 +12,7 @@ import { normaliseBody } from "./middleware/body";
 import { requestContext } from "./middleware/context";
 import { cors } from "./middleware/cors";
 import { meteredDb } from "./middleware/server-timing";
-import { routers } from "./modules";
+import { fileRouter, routers } from "./modules";
 
 function errorResponse(c: Context, error: ApiError, headers?: Record<string, string>) {
   return c.json(error.toBody(), error.status, headers);
@@ -41,6 +41,7 @@ export function createApp() {
   app.use("/api/*", normaliseBody, requestContext);
 
   for (const router of routers) app.route("/api", router);
+  app.route("/", fileRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "token", { type: "apiKey", in: "header", name: "token" });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });

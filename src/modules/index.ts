@@ -1,13 +1,20 @@
-/** Every resource router, mounted under /api by app.ts. */
+/** Every router: `routers` are mounted under /api by app.ts, `fileRouter` at the root (stored files). */
 import answers from "./answers/routes";
 import articles from "./articles/routes";
 import auth from "./auth/routes";
 import comments from "./comments/routes";
+import emails from "./emails/routes";
+import files from "./files/routes";
+import images from "./images/routes";
 import lifecycle from "./lifecycle/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
+import reports from "./reports/routes";
+import stats from "./stats/routes";
 import topics from "./topics/routes";
 import users from "./users/routes";
 import votes from "./votes/routes";
 
-export const routers = [options, auth, users, topics, questions, answers, articles, comments, votes, lifecycle];
+export const routers = [options, auth, users, topics, questions, answers, articles, comments, votes, lifecycle, reports, images, stats, emails];
+
+export const fileRouter = files;

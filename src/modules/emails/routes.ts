@@ -1,0 +1,5 @@
+import { createRouter } from "../../app-router";
+
+const router = createRouter();
+
+export default router;
