@@ -57,6 +57,8 @@ export const users = sqliteTable(
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
     index("users_disable_create_idx").on(t.disable_time, t.create_time),
     index("users_disable_follower_idx").on(t.disable_time, t.follower_count),
+    // Statistics count new rows per day whatever their state (trashed, disabled): by create_time alone.
+    index("users_create_idx").on(t.create_time),
   ],
 );
 
@@ -134,6 +136,7 @@ export const questions = sqliteTable(
     index("questions_delete_update_idx").on(t.delete_time, t.update_time),
     index("questions_delete_create_idx").on(t.delete_time, t.create_time),
     index("questions_delete_vote_idx").on(t.delete_time, t.vote_count),
+    index("questions_create_idx").on(t.create_time),
   ],
 );
 
@@ -156,6 +159,7 @@ export const answers = sqliteTable(
     index("answers_user_idx").on(t.user_id, t.delete_time),
     index("answers_delete_create_idx").on(t.delete_time, t.create_time),
     index("answers_delete_vote_idx").on(t.delete_time, t.vote_count),
+    index("answers_create_idx").on(t.create_time),
   ],
 );
 
@@ -179,6 +183,7 @@ export const articles = sqliteTable(
     index("articles_delete_create_idx").on(t.delete_time, t.create_time),
     index("articles_delete_update_idx").on(t.delete_time, t.update_time),
     index("articles_delete_vote_idx").on(t.delete_time, t.vote_count),
+    index("articles_create_idx").on(t.create_time),
   ],
 );
 
@@ -202,6 +207,7 @@ export const comments = sqliteTable(
     index("comments_user_idx").on(t.user_id, t.delete_time),
     index("comments_delete_create_idx").on(t.delete_time, t.create_time),
     index("comments_delete_vote_idx").on(t.delete_time, t.vote_count),
+    index("comments_create_idx").on(t.create_time),
   ],
 );
 

@@ -1,5 +1,41 @@
+/** POST /emails (behaviour.md section 3.10): an administrator mails a list of addresses. */
+import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
+import { ok } from "../../lib/envelope";
+import { sendMail } from "../../lib/mail";
+import { authSecurity, jsonBody, okResponse } from "../../lib/openapi";
+import { zodToApiError } from "../../lib/validation";
+import { adminRequired } from "../../middleware/context";
+import { EmailBody, EmailSentSchema } from "./schema";
+import { sendToEach } from "./service";
 
 const router = createRouter();
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/emails",
+    tags: ["emails"],
+    summary: "Send a mail to a list of addresses (administrators)",
+    description:
+      "Each address gets its own message, addressed to it alone. Sending stops at the first failure: 200002, with " +
+      "`extra_message` saying how many were sent before it.",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: { body: jsonBody(EmailBody) },
+    responses: okResponse(EmailSentSchema),
+  }),
+  async (c) => {
+    const body = c.req.valid("json");
+    const options = c.get("options");
+    const host = new URL(c.req.url).hostname;
+    await sendToEach(body.email, (to) => sendMail(options, host, { to, subject: body.subject, html: body.content }));
+    return ok(c, body);
+  },
+  // A bad entry is reported under `email`, not `email.3`: the field the client filled in.
+  (result) => {
+    if (!result.success) throw zodToApiError(result.error, "body", (field) => field.split(".")[0] ?? field);
+  },
+);
 
 export default router;

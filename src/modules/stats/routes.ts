@@ -1,5 +1,35 @@
+/** GET /stats (behaviour.md sections 3.10 and 8): site statistics for administrators. */
+import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
+import { ok } from "../../lib/envelope";
+import { parseInclude } from "../../lib/include";
+import { authSecurity, okResponse } from "../../lib/openapi";
+import { adminRequired } from "../../middleware/context";
+import { resolveRange, todayUtc } from "./dates";
+import { STAT_NAMES, StatsQuery, StatsSchema } from "./schema";
+import { loadStats } from "./service";
 
 const router = createRouter();
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/stats",
+    tags: ["stats"],
+    summary: "Site statistics (administrators)",
+    description:
+      "Only the keys named in `include` are present (none named: `{}`). Days are UTC. An invalid date, a start after " +
+      "the end or a range over 366 days is 200001 naming the field (the original used the default silently).",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: { query: StatsQuery },
+    responses: okResponse(StatsSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const range = resolveRange(query.start_date, query.end_date, todayUtc());
+    return ok(c, await loadStats(c.get("db"), parseInclude(query.include, STAT_NAMES), range));
+  },
+);
 
 export default router;

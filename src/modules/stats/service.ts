@@ -1,0 +1,38 @@
+/**
+ * GET /stats (behaviour.md section 8): every requested count in one `db.batch()`, so the route costs at most
+ * two D1 round trips with authentication, whatever `include` names.
+ */
+import { runBatch, type Db } from "../../db/client";
+import { daysOf, type DayRange } from "./dates";
+import { selectPerDay, selectTotal } from "./repo";
+import { STAT_NAMES, type CountedKind, type DayCount, type StatName, type Stats } from "./schema";
+import { systemInfo } from "./system-info";
+
+type CountName = Exclude<StatName, "system_info">;
+
+/** `total_user` -> ["total", "user"]: every counted name is a measure and a kind. */
+const split = (name: CountName) => name.split("_") as ["total" | "new", CountedKind];
+
+function statement(db: Db, name: CountName, range: DayRange) {
+  const [measure, kind] = split(name);
+  return measure === "total" ? selectTotal(db, kind) : selectPerDay(db, kind, range);
+}
+
+/** The grouped rows spread over every day of the range, 0 where no row was created. */
+function fillDays(range: DayRange, rows: DayCount[]): DayCount[] {
+  const byDate = new Map(rows.map((row) => [row.date, row.count]));
+  return daysOf(range).map((date) => ({ date, count: byDate.get(date) ?? 0 }));
+}
+
+/** The requested keys only, in the reference's order; `range` bounds the `new_*` series. */
+export async function loadStats(db: Db, include: Set<StatName>, range: DayRange): Promise<Stats> {
+  const counts = STAT_NAMES.filter((name): name is CountName => name !== "system_info" && include.has(name));
+  const results = await runBatch(db, counts.map((name) => statement(db, name, range)));
+  const stats: Stats = include.has("system_info") ? { system_info: systemInfo } : {};
+  counts.forEach((name, i) => {
+    const [measure, kind] = split(name);
+    if (measure === "total") stats[`total_${kind}` as const] = (results[i] as { count: number }[])[0]?.count ?? 0;
+    else stats[`new_${kind}` as const] = fillDays(range, results[i] as DayCount[]);
+  });
+  return stats;
+}
