@@ -1,6 +1,8 @@
+import { micromark, parse, postprocess, preprocess } from "micromark";
+import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { htmlToMarkdown } from "../src/lib/html-to-markdown";
-import { processContent, renderMarkdown } from "../src/lib/markdown";
+import { processContent, renderMarkdown, scrubMarkdownSource } from "../src/lib/markdown";
 import { contentSummary, sanitizeHtml, stripTags } from "../src/lib/sanitize";
 
 /** behaviour.md 4.6, copied here on purpose: the checker must not trust the sanitiser's own table. */
@@ -70,6 +72,56 @@ async function expectSafe(html: string): Promise<void> {
       if (tag === "input" && name === "type") expect(value).toBe("checkbox");
     }
   }
+}
+
+/**
+ * Asserts that stored markdown is safe for a client that renders it with raw HTML on, two ways. Read as
+ * micromark reads it, with code and autolinks blanked out: no `<script`; every tag (a `<` no backslash escapes, before a
+ * letter or `/`) has an allowed name and only allowed attributes, so no handler, and no unsafe URL; every link
+ * destination and autolink has a safe URL. And rendered by micromark with raw HTML and every protocol allowed,
+ * HTMLRewriter finds only allowed elements, no handler, no unsafe URL and no comment.
+ */
+async function expectSafeMarkdown(markdown: string): Promise<void> {
+  const events = postprocess(parse({ extensions: [gfm()] }).document().write(preprocess()(markdown, undefined, true)));
+  let text = markdown;
+  for (const [kind, token] of events) {
+    const [start, end] = [token.start.offset, token.end.offset];
+    if (kind !== "enter") continue;
+    // Code, and autolinks (their URLs are checked below), are not tags.
+    if (["codeFenced", "codeIndented", "codeText", "autolink"].includes(token.type)) {
+      text = text.slice(0, start) + " ".repeat(end - start) + text.slice(end);
+    }
+    if (["resourceDestinationString", "definitionDestinationString", "autolinkProtocol"].includes(token.type)) {
+      expect(urlIsSafe(markdown.slice(start, end)), markdown.slice(start, end)).toBe(true);
+    }
+  }
+  expect(text).not.toMatch(/(?<!\\)<script/i);
+  for (const [tag, slash = "", name = ""] of text.matchAll(/(?<!\\)<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g)) {
+    expect(Object.hasOwn(ALLOWED, name.toLowerCase()), tag).toBe(true);
+    const attributes = tag.slice(1 + slash.length + name.length).matchAll(/([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g);
+    for (const [, attribute = "", value = ""] of attributes) {
+      expect(attribute, tag).not.toMatch(/^on/i);
+      expect(ALLOWED[name.toLowerCase()], tag).toContain(attribute.toLowerCase());
+      if (["href", "src", "cite"].includes(attribute.toLowerCase())) {
+        expect(urlIsSafe(value.replace(/^["']|["']$/g, "")), tag).toBe(true);
+      }
+    }
+  }
+  let comments = 0;
+  await new HTMLRewriter()
+    .on("*", {
+      element: (e) => {
+        expect(Object.hasOwn(ALLOWED, e.tagName), `<${e.tagName}> is not allowed`).toBe(true);
+        for (const [name = "", value = ""] of e.attributes) {
+          expect(name).not.toMatch(/^on/i);
+          if (["href", "src", "cite"].includes(name)) expect(urlIsSafe(value), `${name}="${value}"`).toBe(true);
+        }
+      },
+    })
+    .onDocument({ comments: () => void comments++, doctype: () => void comments++ })
+    .transform(new Response(micromark(markdown, { allowDangerousHtml: true, allowDangerousProtocol: true })))
+    .text();
+  expect(comments).toBe(0);
 }
 
 const XSS = [
@@ -204,6 +256,26 @@ describe("XSS corpus", () => {
     await expect(expectSafe(unsafe)).rejects.toThrow();
   });
 
+  it.each([
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    '<b title="x"onclick="alert(1)">b</b>',
+    '<img/src="x"/onerror="alert(1)">',
+    "<iframe></iframe>",
+    "<!-- c -->",
+    '<a href="javascript:alert(1)">x</a>',
+    "[x](javascript:alert(1))",
+    "![x](data:image/png,x)",
+    "<javascript:alert(1)>",
+    "[r]\n\n[r]: vbscript:x",
+  ])("has a markdown checker that rejects %j", async (unsafe) => {
+    await expect(expectSafeMarkdown(unsafe)).rejects.toThrow();
+  });
+
+  it("has a markdown checker that accepts code, escapes and allowed tags", async () => {
+    await expectSafeMarkdown('`<script>` \\<script> <b>x</b> [a](/a) <https://e.example>\n\n    <img onerror=x>');
+  });
+
   it("has at least 60 payloads", () => {
     expect(XSS.length).toBeGreaterThanOrEqual(60);
   });
@@ -220,10 +292,15 @@ describe("XSS corpus", () => {
     expect(sanitizeHtml(out)).toBe(out);
   });
 
-  it.each(XSS)("processContent neutralises %j as markdown and as HTML", async (payload) => {
+  it.each(XSS)("processContent neutralises %j as markdown and as HTML, in both fields", async (payload) => {
     for (const input of [{ content_markdown: payload }, { content_rendered: payload }]) {
       const result = processContent(input);
-      if (result.ok) await expectSafe(result.content.content_rendered);
+      if (!result.ok) continue;
+      const { content_markdown, content_rendered } = result.content;
+      await expectSafe(content_rendered);
+      await expectSafeMarkdown(content_markdown);
+      expect(scrubMarkdownSource(content_markdown)).toBe(content_markdown);
+      expect(renderMarkdown(content_markdown)).toBe(content_rendered);
     }
   });
 });

@@ -5,10 +5,10 @@
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
-import { ok, page } from "../lib/envelope";
+import { ok } from "../lib/envelope";
 import { parseInclude } from "../lib/include";
-import { authSecurity, okResponse, pageResponse, pathId } from "../lib/openapi";
-import { viewOf } from "../lib/view";
+import { mountList } from "../lib/list-routes";
+import { authSecurity, okResponse, pathId } from "../lib/openapi";
 import { loginRequired, requireUser } from "../middleware/context";
 import { USER_INCLUDES } from "../modules/users/present";
 import { FollowerCountSchema, UserPageQuery, UserSchema } from "../modules/users/schema";
@@ -28,23 +28,16 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
   const params = pathId(param);
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
 
-  router.openapi(
-    createRoute({
-      method: "get",
-      path,
-      tags: [tag],
-      summary: `List the followers of a ${target.type}`,
-      description: "Newest follow first; disabled users are left out.",
-      request: { params, query: UserPageQuery },
-      responses: pageResponse(UserSchema),
-    }),
-    async (c) => {
-      const query = c.req.valid("query");
-      const include = parseInclude(query.include, USER_INCLUDES);
-      const result = await listFollowers(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), query, include);
-      return page(c, result.data, result.pagination);
-    },
-  );
+  mountList(router, {
+    path,
+    tags: [tag],
+    summary: `List the followers of a ${target.type}`,
+    description: "Newest follow first; disabled users are left out.",
+    params,
+    query: UserPageQuery,
+    item: UserSchema,
+    load: (db, view, query, valid) => listFollowers(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
+  });
 
   router.openapi(
     createRoute({

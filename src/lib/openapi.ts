@@ -3,17 +3,16 @@
  * zod schemas (`@hono/zod-openapi`).
  */
 import { z } from "@hono/zod-openapi";
+import type { OrderRule } from "./order";
 
 export { z };
 
+// Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
+const positiveInt = () => z.string().regex(/^[1-9]\d{0,14}$/, "must be a positive integer").transform(Number);
+
 /** A path id: a positive integer; anything else is a 200001 naming the parameter. */
 export const pathId = <N extends string>(name: N) => {
-  // Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
-  const id = z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, "must be a positive integer")
-    .transform(Number)
-    .openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
+  const id = positiveInt().openapi({ param: { name, in: "path" }, type: "integer", example: 1 });
   // A computed key widens to an index signature; the cast keeps `valid("param")[name]` typed as a number.
   return z.object({ [name]: id } as Record<N, typeof id>);
 };
@@ -32,8 +31,32 @@ export const pageQuery = {
   per_page: z.string().optional().openapi({ type: "integer", description: "default 15, at most 100" }),
 };
 
-export const orderQuery = (fields: readonly string[], fallback: string) =>
-  z.string().optional().openapi({ description: `one of ${fields.join(", ")}, with a leading - for descending; default ${fallback}` });
+/** `order`: the rule's fields (administrators' ones marked as theirs) and its default (lib/order.ts). */
+export const orderQuery = (rule: OrderRule<string>) => {
+  const fields = [...rule.fields, ...(rule.adminFields ?? []).map((field) => `${field} (administrators)`)];
+  return z.string().optional().openapi({ description: `one of ${fields.join(", ")}, with a leading - for descending; default ${rule.default}` });
+};
+
+/** A query filter on an id: digits only, like path ids, else 200001 naming the parameter. */
+export const idFilter = (description: string) => positiveInt().optional().openapi({ type: "integer", description });
+
+/** Text trimmed, then 1..max characters counted in code points (behaviour.md 3.5, 4.6). */
+export const trimmedText = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
+    .trim()
+    .refine((value) => value.length > 0, "must not be empty")
+    .refine((value) => Array.from(value).length <= max, `at most ${max} characters`)
+    .openapi({ minLength: 1, maxLength: max });
+
+/** `{original, small, middle, large}` of an avatar or a cover (lib/image-urls.ts). */
+export const ImageUrlsSchema = z
+  .object({ original: z.string(), small: z.string(), middle: z.string(), large: z.string() })
+  .openapi("ImageUrls");
+
+/** A record's `relationships`: only there when the request's `include` names any. */
+export const relationships = <T extends z.ZodRawShape>(shape: T) =>
+  z.object(shape).optional().openapi({ description: "present when `include` asks for any" });
 
 export const PaginationSchema = z
   .object({

@@ -4,7 +4,8 @@
  * lower-case names, double-quoted re-escaped attributes, escaped text, every element closed. Safety rests on
  * that writer, not on reading input exactly like a browser: whatever the input, a browser parsing the output
  * sees only allowed tags, checked attributes and text, and reading the output again yields the same tree
- * (so sanitizeHtml is idempotent).
+ * (so sanitizeHtml is idempotent). {@link MarkupScrubber} applies the same allow-list tag by tag, without a tree,
+ * to the raw HTML inside markdown source.
  */
 
 export interface HtmlElement {
@@ -122,6 +123,11 @@ function safeUrl(value: string): string | null {
   return hasScheme && !/^(?:https?|mailto):/i.test(probe) ? null : url;
 }
 
+/** Whether a URL as written in markup (character references not yet decoded) is one the allow-list keeps. */
+export function isSafeUrl(raw: string): boolean {
+  return safeUrl(decodeEntities(raw)) !== null;
+}
+
 /** Trims C0 controls and spaces; a loop, as an end-anchored regex backtracks quadratically on long runs. */
 function trimControls(value: string): string {
   let start = 0;
@@ -158,6 +164,8 @@ function cleanAttributes(tag: string, raw: [string, string][]): Record<string, s
 interface Tag {
   name: string;
   attrs: [string, string][];
+  /** An end tag (`</name>`). */
+  closing: boolean;
   selfClosing: boolean;
   /** Index just past the closing `>`. */
   end: number;
@@ -169,10 +177,10 @@ const isSpace = (c: string | undefined) => c === " " || c === "\n" || c === "\t"
  * Reads a tag's name and attributes from `start` (just past `<` or `</`) the way the HTML tokenizer does.
  * Returns null when the input ends inside the tag: browsers drop such a tag, and so does the caller.
  */
-function readTag(html: string, start: number): Tag | null {
+function readTag(html: string, start: number, closing: boolean): Tag | null {
   let i = start;
   while (i < html.length && !isSpace(html[i]) && html[i] !== "/" && html[i] !== ">") i++;
-  const tag: Tag = { name: html.slice(start, i).toLowerCase(), attrs: [], selfClosing: false, end: 0 };
+  const tag: Tag = { name: html.slice(start, i).toLowerCase(), attrs: [], closing, selfClosing: false, end: 0 };
   for (;;) {
     while (i < html.length && (isSpace(html[i]) || html[i] === "/")) {
       tag.selfClosing = html[i] === "/" && html[i + 1] === ">";
@@ -209,6 +217,62 @@ function readTag(html: string, start: number): Tag | null {
   }
 }
 
+/**
+ * What a `<` starts: text (not markup), a tag the input ends inside (browsers drop it), a comment-like construct
+ * (comment, CDATA, doctype, processing instruction, bogus comment; unterminated, it runs to the end as in
+ * browsers), or a start or end tag.
+ */
+type Markup =
+  | { type: "text" }
+  | { type: "unclosed" }
+  | { type: "comment"; end: number }
+  | { type: "tag"; tag: Tag };
+
+const isLetter = (c: string | undefined) => c !== undefined && /[a-zA-Z]/.test(c);
+
+/** Index just past `terminator` searched from `from`, or the end of the input. */
+function pastOrEnd(html: string, terminator: string, from: number): number {
+  const at = html.indexOf(terminator, from);
+  return at < 0 ? html.length : at + terminator.length;
+}
+
+/** Reads the markup starting at the `<` at html[lt]. */
+function readMarkup(html: string, lt: number): Markup {
+  const next = html[lt + 1];
+  if (html.startsWith("<!--", lt)) {
+    const empty = /^<!---?>/.exec(html.slice(lt, lt + 6));
+    return { type: "comment", end: empty ? lt + empty[0].length : pastOrEnd(html, "-->", lt + 4) };
+  }
+  if (html.startsWith("<![CDATA[", lt)) return { type: "comment", end: pastOrEnd(html, "]]>", lt + 9) };
+  // A doctype, processing instruction, `</>` or bogus comment.
+  if (next === "!" || next === "?" || (next === "/" && !isLetter(html[lt + 2]))) {
+    return { type: "comment", end: pastOrEnd(html, ">", lt + 2) };
+  }
+  const closing = next === "/";
+  if (!isLetter(closing ? html[lt + 2] : next)) return { type: "text" };
+  const tag = readTag(html, lt + (closing ? 2 : 1), closing);
+  return tag ? { type: "tag", tag } : { type: "unclosed" };
+}
+
+/**
+ * Whether a start tag opens an element that is dropped with its content, and how that content ends: raw text
+ * at the first end tag of the element, markup at the matching one.
+ */
+function dropsContent(tag: Tag): "raw text" | "markup" | null {
+  if (tag.closing) return null;
+  if (RAW_TEXT.has(tag.name)) return "raw text";
+  // In SVG and MathML a self-closing tag has no content; elsewhere `/>` is ignored.
+  const selfClosed = tag.selfClosing && (tag.name === "svg" || tag.name === "math");
+  return DROP_SUBTREE.has(tag.name) && !selfClosed ? "markup" : null;
+}
+
+/** Where the raw text of element `name` that starts at `from` ends: at its end tag, or the end of the input. */
+function rawTextEnd(html: string, name: string, from: number): number {
+  const end = new RegExp(`</${name}[\\t\\n\\f\\r />]`, "ig");
+  end.lastIndex = from;
+  return end.exec(html)?.index ?? html.length;
+}
+
 /** Reads html into a tree of allowed elements (see the file comment). */
 export function parseHtml(input: string): HtmlNode[] {
   // The HTML input stream normalises newlines; NUL is never meaningful and only serves to split keywords.
@@ -226,12 +290,6 @@ export function parseHtml(input: string): HtmlNode[] {
     if (typeof last === "string") children[children.length - 1] = last + text;
     else children.push(text);
   };
-  /** Skips to the end of a comment-like construct; an unterminated one runs to the end, as in browsers. */
-  const skipPast = (terminator: string, from: number) => {
-    const at = html.indexOf(terminator, from);
-    pos = at < 0 ? html.length : at + terminator.length;
-  };
-
   while (pos < html.length) {
     const lt = html.indexOf("<", pos);
     if (lt < 0) {
@@ -239,55 +297,61 @@ export function parseHtml(input: string): HtmlNode[] {
       break;
     }
     addText(html.slice(pos, lt));
-    pos = lt;
-    const next = html[lt + 1] ?? "";
-    if (html.startsWith("<!--", lt)) {
-      const empty = /^<!---?>/.exec(html.slice(lt, lt + 6));
-      if (empty) pos = lt + empty[0].length;
-      else skipPast("-->", lt + 4);
-    } else if (html.startsWith("<![CDATA[", lt)) skipPast("]]>", lt + 9);
-    else if (next === "!" || next === "?" || (next === "/" && !/[a-zA-Z]/.test(html[lt + 2] ?? ""))) {
-      skipPast(">", lt + 2); // doctype, processing instruction, `</>`, bogus comment
-    } else if (next === "/") {
-      const tag = readTag(html, lt + 2);
-      if (!tag) break;
-      pos = tag.end;
+    const markup = readMarkup(html, lt);
+    if (markup.type === "unclosed") break;
+    if (markup.type === "text") {
+      addText("<");
+      pos = lt + 1;
+      continue;
+    }
+    if (markup.type === "comment") {
+      pos = markup.end;
+      continue;
+    }
+    const { tag } = markup;
+    pos = tag.end;
+    if (tag.closing) {
       if (dropping) {
         if (tag.name === dropping.tag && --dropping.depth === 0) dropping = null;
         continue;
       }
       const at = open.findLastIndex((el) => el.tag === tag.name);
       if (at > 0) open.length = at; // closes it and everything left open inside it
-    } else if (/[a-zA-Z]/.test(next)) {
-      const tag = readTag(html, lt + 1);
-      if (!tag) break;
-      pos = tag.end;
-      if (tag.name === "plaintext") break; // the rest of the document is its text
-      if (RAW_TEXT.has(tag.name)) {
-        const end = new RegExp(`</${tag.name}[\\t\\n\\f\\r />]`, "ig");
-        end.lastIndex = pos;
-        pos = end.exec(html)?.index ?? html.length; // its end tag is then read (and ignored) as any other
-        continue;
-      }
-      if (dropping) {
-        if (tag.name === dropping.tag && !tag.selfClosing) dropping.depth++;
-        continue;
-      }
-      // In SVG and MathML a self-closing tag has no content; elsewhere `/>` is ignored.
-      const selfClosed = tag.selfClosing && (tag.name === "svg" || tag.name === "math");
-      if (DROP_SUBTREE.has(tag.name) && !selfClosed) dropping = { tag: tag.name, depth: 1 };
-      if (!ALLOWED.has(tag.name) || open.length > MAX_DEPTH) continue;
-      const attrs = cleanAttributes(tag.name, tag.attrs);
-      if (!attrs) continue;
-      const el: HtmlElement = { tag: tag.name, attrs, children: [] };
-      open.at(-1)!.children.push(el);
-      if (!VOID.has(el.tag)) open.push(el);
-    } else {
-      addText("<");
-      pos = lt + 1;
+      continue;
     }
+    if (tag.name === "plaintext") break; // the rest of the document is its text
+    const drops = dropsContent(tag);
+    if (drops === "raw text") {
+      pos = rawTextEnd(html, tag.name, pos); // its end tag is then read (and ignored) as any other
+      continue;
+    }
+    if (dropping) {
+      if (tag.name === dropping.tag && !tag.selfClosing) dropping.depth++;
+      continue;
+    }
+    if (drops) dropping = { tag: tag.name, depth: 1 };
+    if (!ALLOWED.has(tag.name) || open.length > MAX_DEPTH) continue;
+    const attrs = cleanAttributes(tag.name, tag.attrs);
+    if (!attrs) continue;
+    const el: HtmlElement = { tag: tag.name, attrs, children: [] };
+    open.at(-1)!.children.push(el);
+    if (!VOID.has(el.tag)) open.push(el);
   }
   return root.children;
+}
+
+function startTag(tag: string, attrs: Record<string, string>): string {
+  let out = `<${tag}`;
+  for (const [name, value] of Object.entries(attrs)) out += ` ${name}="${escapeAttribute(value)}"`;
+  return out + (VOID.has(tag) ? " />" : ">");
+}
+
+/** An allowed tag as {@link serializeHtml} writes it; null for any other tag, and for end tags of void elements. */
+function writeTag(tag: Tag): string | null {
+  if (!ALLOWED.has(tag.name)) return null;
+  if (tag.closing) return VOID.has(tag.name) ? null : `</${tag.name}>`;
+  const attrs = cleanAttributes(tag.name, tag.attrs);
+  return attrs && startTag(tag.name, attrs);
 }
 
 function serializeHtml(nodes: HtmlNode[]): string {
@@ -297,11 +361,68 @@ function serializeHtml(nodes: HtmlNode[]): string {
       out += node;
       continue;
     }
-    out += `<${node.tag}`;
-    for (const [name, value] of Object.entries(node.attrs)) out += ` ${name}="${escapeAttribute(value)}"`;
-    out += VOID.has(node.tag) ? " />" : `>${serializeHtml(node.children)}</${node.tag}>`;
+    out += startTag(node.tag, node.attrs);
+    if (!VOID.has(node.tag)) out += `${serializeHtml(node.children)}</${node.tag}>`;
   }
   return out;
+}
+
+/**
+ * The allow-list applied tag by tag, for the raw HTML in markdown source, which comes in fragments (an HTML
+ * block, an inline tag) with markdown between them. No tree is built and nothing is balanced, so the markdown
+ * around each tag keeps its meaning: an allowed tag is rewritten as {@link sanitizeHtml} writes it, any other
+ * tag, comment, CDATA, doctype or processing instruction is removed, and so is the content of the elements
+ * sanitizeHtml drops with it (script, style, svg, …), up to their end tag in this or a later fragment; the
+ * caller passes the markdown between fragments through {@link keep} meanwhile. A `<` that starts a tag the
+ * fragment does not close would swallow whatever a renderer writes after the fragment, so it and every later
+ * `<` of the fragment are escaped instead.
+ */
+export class MarkupScrubber {
+  private dropping: { tag: string; raw: boolean; depth: number } | null = null;
+
+  /** Text outside the fragments: kept unless it lies inside dropped content. */
+  keep(text: string): string {
+    return this.dropping ? "" : text;
+  }
+
+  scrub(html: string): string {
+    let out = "";
+    let pos = 0;
+    while (pos < html.length) {
+      // Raw text (a script's, say) ends at the first end tag of its element, whatever else it holds.
+      const lt = this.dropping?.raw ? rawTextEnd(html, this.dropping.tag, pos) : html.indexOf("<", pos);
+      if (lt < 0 || lt === html.length) return out + this.keep(html.slice(pos));
+      out += this.keep(html.slice(pos, lt));
+      const markup = readMarkup(html, lt);
+      if (markup.type === "unclosed") return out + this.keep(html.slice(lt).replace(/</g, "&lt;"));
+      if (markup.type === "text") {
+        out += this.keep("<");
+        pos = lt + 1;
+      } else if (markup.type === "comment") pos = markup.end;
+      else {
+        out += this.tag(markup.tag);
+        pos = markup.tag.end;
+      }
+    }
+    return out;
+  }
+
+  private tag(tag: Tag): string {
+    const dropping = this.dropping;
+    if (dropping) {
+      if (tag.name !== dropping.tag) return "";
+      if (tag.closing) {
+        if (--dropping.depth === 0) this.dropping = null;
+      } else if (!dropping.raw && !tag.selfClosing) dropping.depth++;
+      return "";
+    }
+    const drops = dropsContent(tag);
+    if (drops) {
+      this.dropping = { tag: tag.name, raw: drops === "raw text", depth: 1 };
+      return "";
+    }
+    return writeTag(tag) ?? "";
+  }
 }
 
 /** The allow-list sanitiser of behaviour.md 4.6 (see the file comment). */

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv, Caller } from "../env";
 import { isAdmin } from "../middleware/context";
+import { ApiError } from "./errors";
 import type { SiteOptions } from "../modules/options/fields";
 
 export interface View {
@@ -10,6 +11,12 @@ export interface View {
   options: SiteOptions;
   /** The request's origin, for default file URLs. */
   origin: string;
+}
+
+/** The logged-in caller, or 201001 (a route behind `loginRequired` has refused anyone else already). */
+export function requireViewer(view: View): Caller {
+  if (!view.viewer) throw new ApiError("LOGIN_REQUIRED");
+  return view.viewer;
 }
 
 export function viewOf(c: Context<AppEnv>): View {

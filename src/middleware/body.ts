@@ -2,8 +2,8 @@
  * Request bodies, before any route sees them (DECISIONS.md, wire format): a missing or empty body counts as
  * `{}` (official clients send `Content-Type: application/json` with no body on some POSTs); the body is
  * read as JSON whatever its Content-Type says, unless it is a form upload; a body over the limit is 413.
- * Bad JSON is left for the route's validator to refuse (100006, app.ts), so an unknown route still answers
- * 100004 and a caller without access still gets 201001/201002 first.
+ * Bad JSON is left for the route to refuse (100006: its validator, app.ts, or its handler, lib/late-body.ts),
+ * so an unknown route still answers 100004 and a caller without access still gets 201001/201002 first.
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../lib/errors";

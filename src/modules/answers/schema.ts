@@ -1,8 +1,8 @@
 /** Zod schemas of the answers routes: the Answer record (spec "Answer"), its body and list queries. */
-import { includeQuery, orderQuery, pageQuery, z } from "../../lib/openapi";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
-import { contentFields, QuestionSummarySchema } from "../questions/schema";
-import { adminOnly, idFilter, trashedFilter, UserSummarySchema, VotingSchema } from "../topics/schema";
+import { adminOnly, contentFields, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
+import { QuestionSummarySchema } from "../questions/schema";
 
 export const ANSWER_INCLUDES = ["user", "question", "voting"] as const;
 export type AnswerInclude = (typeof ANSWER_INCLUDES)[number];
@@ -21,14 +21,11 @@ export const AnswerSchema = z
     create_time: z.number().int(),
     update_time: z.number().int(),
     delete_time: adminOnly(z.number().int()),
-    relationships: z
-      .object({
-        user: UserSummarySchema.nullable().optional(),
-        question: QuestionSummarySchema.nullable().optional().openapi({ description: "null when the question is trashed" }),
-        voting: VotingSchema.optional(),
-      })
-      .optional()
-      .openapi({ description: "present when `include` asks for any" }),
+    relationships: relationships({
+      user: UserSummarySchema.nullable().optional(),
+      question: QuestionSummarySchema.nullable().optional().openapi({ description: "null when the question is trashed" }),
+      voting: VotingSchema.optional(),
+    }),
   })
   .openapi("Answer");
 
@@ -54,7 +51,7 @@ export const AnswerIncludeQuery = z.object({ include });
 export const AnswerPageQuery = z.object({
   ...pageQuery,
   include,
-  order: orderQuery([...ANSWER_ORDER.fields, ...(ANSWER_ORDER.adminFields ?? [])], ANSWER_ORDER.default),
+  order: orderQuery(ANSWER_ORDER),
 });
 
 export const AnswerListQuery = AnswerPageQuery.extend({

@@ -1,8 +1,8 @@
 /** Zod schemas of comments (spec "Comment", behaviour.md 2.1 and 3.4): the record, its queries and bodies. */
 import type { comments } from "../../db/schema";
-import { includeQuery, orderQuery, pageQuery, z } from "../../lib/openapi";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
-import { adminOnly, idFilter, trashedFilter, UserSummarySchema, VotingSchema } from "../topics/schema";
+import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
 
 export type CommentableType = (typeof comments.$inferSelect)["commentable_type"];
 export const COMMENTABLE_TYPES = ["article", "question", "answer", "comment"] as const satisfies readonly CommentableType[];
@@ -26,10 +26,7 @@ export const CommentSchema = z
     create_time: int(),
     update_time: int(),
     delete_time: adminOnly(int()),
-    relationships: z
-      .object({ user: UserSummarySchema.nullable().optional(), voting: VotingSchema.optional() })
-      .optional()
-      .openapi({ description: "present when `include` asks for any" }),
+    relationships: relationships({ user: UserSummarySchema.nullable().optional(), voting: VotingSchema.optional() }),
   })
   .openapi("Comment");
 
@@ -51,7 +48,7 @@ export const CommentIncludeQuery = z.object({ include });
 export const CommentPageQuery = z.object({
   ...pageQuery,
   include,
-  order: orderQuery([...COMMENT_ORDER.fields, "delete_time (administrators)"], COMMENT_ORDER.default),
+  order: orderQuery(COMMENT_ORDER),
 });
 
 export const CommentListQuery = CommentPageQuery.extend({
@@ -63,12 +60,7 @@ export const CommentListQuery = CommentPageQuery.extend({
 });
 
 /** behaviour.md 4.6: trimmed, 1-1000 characters (code points), stored as written. */
-const content = z
-  .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
-  .trim()
-  .refine((value) => value.length > 0, "must not be empty")
-  .refine((value) => [...value].length <= 1000, "at most 1000 characters")
-  .openapi({ minLength: 1, maxLength: 1000 });
+const content = trimmedText(1000);
 
 export const CommentBody = z.object({ content }).openapi("CommentCreate");
 

@@ -17,6 +17,8 @@ export interface ContentKind {
   /** Every column, as the record shows it (delete_time is removed for non-administrators when presenting). */
   columns: Record<string, SQLiteColumn>;
   deleteTime: SQLiteColumn;
+  /** The author's user_id column; topics have no author. */
+  author?: SQLiteColumn;
   notFound: ErrorName;
 }
 
@@ -27,6 +29,7 @@ export const contentKinds = {
     id: questions.question_id,
     columns: getTableColumns(questions),
     deleteTime: questions.delete_time,
+    author: questions.user_id,
     notFound: "QUESTION_NOT_FOUND",
   },
   answer: {
@@ -35,6 +38,7 @@ export const contentKinds = {
     id: answers.answer_id,
     columns: getTableColumns(answers),
     deleteTime: answers.delete_time,
+    author: answers.user_id,
     notFound: "ANSWER_NOT_FOUND",
   },
   article: {
@@ -43,6 +47,7 @@ export const contentKinds = {
     id: articles.article_id,
     columns: getTableColumns(articles),
     deleteTime: articles.delete_time,
+    author: articles.user_id,
     notFound: "ARTICLE_NOT_FOUND",
   },
   comment: {
@@ -51,6 +56,7 @@ export const contentKinds = {
     id: comments.comment_id,
     columns: getTableColumns(comments),
     deleteTime: comments.delete_time,
+    author: comments.user_id,
     notFound: "COMMENT_NOT_FOUND",
   },
   topic: {

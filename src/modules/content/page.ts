@@ -3,15 +3,19 @@
  * rows, and every requested relation over the page's ids (the page query reused as a subquery). Reads thus
  * cost one round trip after authentication, whatever per_page and include are.
  */
-import { and, asc, count, desc, type SQL } from "drizzle-orm";
+import { and, count, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteSelect, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { IdSource } from "../../behaviours/id-source";
-import { inIds } from "../../behaviours/id-source";
+import { inIds, type IdSource } from "../../behaviours/id-source";
 import { runBatch, type BatchStatement, type Db } from "../../db/client";
 import { ApiError, type ErrorName } from "../../lib/errors";
-import type { Order } from "../../lib/order";
-import { paginate, type PageRequest, type Pagination } from "../../lib/pagination";
+import type { z } from "../../lib/openapi";
+import { parseOrder, type OrderRule } from "../../lib/order";
+import { paginate, parsePage, type PageRequest, type Pagination } from "../../lib/pagination";
+import type { View } from "../../lib/view";
+import type { ContentKind } from "./kinds";
+import type { Relationships } from "./present";
 import type { Relation } from "./relations";
+import { byId, filteredList, type ListFilter } from "./repo";
 
 export interface ListSource {
   table: SQLiteTable;
@@ -28,12 +32,6 @@ export interface ListSource {
 export interface ExistenceCheck {
   statement: BatchStatement;
   notFound: ErrorName;
-}
-
-/** `ORDER BY field, id` in the asked direction: the id settles ties so pages never overlap. */
-export function orderBy<F extends string>(columns: Record<F, SQLiteColumn>, order: Order<F>, id: SQLiteColumn): SQL[] {
-  const direction = order.desc ? desc : asc;
-  return [direction(columns[order.field]), direction(id)];
 }
 
 function from<Q extends SQLiteSelect>(query: Q, source: ListSource): Q {
@@ -81,20 +79,24 @@ export async function loadPage<R extends Record<string, unknown>, T>(
 }
 
 /** The name under which the id column is selected in `columns`. */
-function idKey(source: ListSource): string {
+function idKey(source: ByIdSource): string {
   const entry = Object.entries(source.columns).find(([, column]) => column === source.id);
   if (!entry) throw new Error("a list source must select its id column");
   return entry[0];
 }
 
+/** Where rows are looked up by id: a table's id column, the columns selected, and a filter. */
+export type ByIdSource = Pick<ListSource, "table" | "id" | "columns" | "where">;
+
 /**
- * Items by id after `writes` (in the same batch, so they see the writes), in the order asked; ids not found
- * by `where` are skipped. Used to answer a write with the records it changed.
+ * Items after `writes` (in the same batch, so they see the writes), with their relations: a list of ids,
+ * answered in the order asked and skipping ids `where` does not find, or a subquery naming rows written in
+ * the batch (an INSERT's id is not known before it runs). Used to answer a write with the records it changed.
  */
 export async function loadByIds<R extends Record<string, unknown>, T>(
   db: Db,
-  source: Pick<ListSource, "table" | "id" | "columns" | "where">,
-  ids: number[],
+  source: ByIdSource,
+  ids: IdSource,
   relation: ((ids: IdSource) => Relation) | null,
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
   writes: BatchStatement[] = [],
@@ -102,11 +104,99 @@ export async function loadByIds<R extends Record<string, unknown>, T>(
   const rows = db.select(source.columns).from(source.table).where(and(inIds(source.id, ids), source.where));
   const relations = relation?.(ids);
   const results = (await runBatch(db, [...writes, rows, ...(relations?.statements ?? [])])).slice(writes.length);
-  const key = idKey(source as ListSource);
-  const found = new Map((results.shift() as R[]).map((row) => [row[key] as number, row]));
+  const key = idKey(source);
+  const found = results.shift() as R[];
+  const byId = new Map(found.map((row) => [row[key] as number, row]));
   const relationsOf = relations?.resolve(results);
-  return ids.flatMap((id) => {
-    const row = found.get(id);
+  return (Array.isArray(ids) ? ids : [...byId.keys()]).flatMap((id) => {
+    const row = byId.get(id);
     return row ? [present(row, relationsOf?.(id))] : [];
   });
+}
+
+/** What a list's query string carries besides its filters and `include`. */
+export interface PageQuery {
+  page?: string;
+  per_page?: string;
+  order?: string;
+}
+
+/**
+ * How rows of one kind become wire records: the `include` names it allows, the relations they load and the
+ * presenter. Lists, single reads and the answers of writes all present a kind through this one entry.
+ */
+export interface Records<R, T, I extends string> {
+  includes: readonly I[];
+  /** The record's schema, for routes that document it (e.g. the lifecycle module's). */
+  schema: z.ZodType;
+  /** Null when nothing is included: the records then carry no `relationships` key. */
+  relation(db: Db, view: View, include: Set<I>): ((ids: IdSource) => Relation) | null;
+  present(view: View): (row: R, relationships: Relationships | undefined) => T;
+}
+
+/** The records of a content kind, with its registry entry (table, trash column, NOT_FOUND) and its list order. */
+export interface ContentRecords<R, T, I extends string> extends Records<R, T, I> {
+  kind: ContentKind;
+  order: OrderRule<string>;
+}
+
+/** One page of records from `source`, with the requested includes and the optional check, in one batch. */
+export function pageOf<R extends Record<string, unknown>, T, I extends string>(
+  db: Db,
+  view: View,
+  records: Records<R, T, I>,
+  source: ListSource,
+  query: PageQuery,
+  include: Set<I>,
+  check?: ExistenceCheck,
+): Promise<Page<T>> {
+  return loadPage(db, source, parsePage(query), records.relation(db, view, include), records.present(view), check);
+}
+
+/**
+ * A page of the rows of a content kind that `filter` keeps, in the order the query asks: one of the kind's
+ * fields (its administrators' fields for administrators only), else its default.
+ */
+export function filteredPage<R extends Record<string, unknown>, T, I extends string>(
+  db: Db,
+  view: View,
+  records: ContentRecords<R, T, I>,
+  filter: ListFilter & Partial<R>,
+  query: PageQuery,
+  include: Set<I>,
+  check?: ExistenceCheck,
+): Promise<Page<T>> {
+  const order = parseOrder(query.order, records.order, view.isAdmin);
+  return pageOf(db, view, records, filteredList<R, string>(records.kind, filter, order), query, include, check);
+}
+
+/** Records by id, or those a subquery names, after `writes` in the same batch (see {@link loadByIds}). */
+export function recordsByIds<R extends Record<string, unknown>, T, I extends string>(
+  db: Db,
+  view: View,
+  records: Records<R, T, I>,
+  source: ByIdSource,
+  ids: IdSource,
+  include: Set<I>,
+  writes: BatchStatement[] = [],
+): Promise<T[]> {
+  return loadByIds(db, source, ids, records.relation(db, view, include), records.present(view), writes);
+}
+
+/**
+ * One record of a content kind after `writes` in the same batch: by its id, or by a subquery naming the row
+ * the writes inserted. The kind's NOT_FOUND when missing, or trashed for non-administrators (DECISIONS.md).
+ */
+export async function loadOne<R extends Record<string, unknown>, T, I extends string>(
+  db: Db,
+  view: View,
+  records: ContentRecords<R, T, I>,
+  id: number | SQL,
+  include: Set<I>,
+  writes: BatchStatement[] = [],
+): Promise<T> {
+  const source = byId(records.kind, view.isAdmin);
+  const [record] = await recordsByIds(db, view, records, source, typeof id === "number" ? [id] : id, include, writes);
+  if (!record) throw new ApiError(records.kind.notFound);
+  return record;
 }

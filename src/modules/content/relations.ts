@@ -31,6 +31,17 @@ export function combineRelations(relations: (Relation | null | false | undefined
   };
 }
 
+/**
+ * The relations an `include` asks for, to build over any ids (a page's or a write's); null when it asks for
+ * none, so that the records carry no `relationships` key.
+ */
+export function includedRelations<I extends string>(
+  include: Set<I>,
+  build: (ids: IdSource) => (Relation | false)[],
+): ((ids: IdSource) => Relation) | null {
+  return include.size === 0 ? null : (ids) => combineRelations(build(ids));
+}
+
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 
 /** `user`: the author's summary, joined through the item's user_id. */

@@ -1,5 +1,68 @@
+/**
+ * Stored files and default images, mounted at the root (DECISIONS.md, Platform: `storage_url` defaults to this
+ * Worker's `/upload`, `site_static_url` to its `/static`). A stored file never changes under its name, so it is
+ * cached for a year; every answer carries an ETag and a matching If-None-Match gets 304.
+ */
+import type { Context } from "hono";
 import { createRouter } from "../../app-router";
+import type { AppEnv } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { IMMUTABLE, PUBLIC_FOLDERS } from "../../lib/storage";
+import { defaultImage } from "./defaults";
+
+/** Defaults are no stored files: a new drawing would keep its name, so caches keep them a month, not a year. */
+const DEFAULT_CACHE = "public, max-age=2592000";
+
+/** RFC 9110 13.1.2: weak comparison, a list of tags, or `*`. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => bare(tag) === bare(etag));
+}
+
+interface FileHeaders {
+  type: string;
+  size: number;
+  cacheControl: string;
+  etag: string;
+}
+
+/** 304 when the client's copy is current, else the file (headers only for HEAD). */
+function answer(c: Context<AppEnv>, body: ReadableStream | Uint8Array | null, file: FileHeaders): Response {
+  const headers: Record<string, string> = { "Cache-Control": file.cacheControl, ETag: file.etag, "X-Content-Type-Options": "nosniff" };
+  if (matches(c.req.header("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
+  Object.assign(headers, { "Content-Type": file.type, "Content-Length": String(file.size) });
+  return new Response(c.req.method === "HEAD" ? null : body, { headers });
+}
 
 const router = createRouter();
+
+const stored = (object: R2Object): FileHeaders => ({
+  type: object.httpMetadata?.contentType ?? "application/octet-stream",
+  size: object.size,
+  cacheControl: IMMUTABLE,
+  etag: object.httpEtag,
+});
+
+router.get("/upload/*", async (c) => {
+  const key = c.req.path.slice("/upload/".length);
+  if (!PUBLIC_FOLDERS.includes(key.split("/")[0] as string)) throw new ApiError("IMAGE_NOT_FOUND");
+  const bucket = c.env.BUCKET;
+  // A HEAD or a revalidation needs no body (files never change, so a revalidation nearly always matches),
+  // and R2's head reads none.
+  const object = c.req.method === "HEAD" || c.req.header("if-none-match") !== undefined ? await bucket.head(key) : await bucket.get(key);
+  if (!object) throw new ApiError("IMAGE_NOT_FOUND");
+  if ("body" in object) return answer(c, (object as R2ObjectBody).body, stored(object));
+  if (c.req.method === "HEAD" || matches(c.req.header("if-none-match"), object.httpEtag)) return answer(c, null, stored(object));
+  const changed = await bucket.get(key);
+  if (!changed) throw new ApiError("IMAGE_NOT_FOUND");
+  return answer(c, changed.body, stored(changed));
+});
+
+router.get("/static/default/:name", async (c) => {
+  const image = await defaultImage(c.req.param("name"));
+  if (!image) throw new ApiError("IMAGE_NOT_FOUND");
+  return answer(c, image.bytes, { type: image.mime, size: image.bytes.length, cacheControl: DEFAULT_CACHE, etag: image.etag });
+});
 
 export default router;

@@ -15,9 +15,9 @@ import type { View } from "../../lib/view";
 import { isAdmin } from "../../middleware/context";
 import type { SiteOptions } from "../options/fields";
 import { contentKinds, type ContentType } from "../content/kinds";
-import { loadByIds } from "../content/page";
+import { recordsByIds } from "../content/page";
 import { hookStatements, type LifecycleAction } from "./hooks";
-import { presenterOf, recordKinds, type LifecycleRecord } from "./records";
+import { recordKinds, type LifecycleRecord } from "./records";
 import { selectTargets, type TargetRow } from "./repo";
 
 /** The listed ids of a kind; `single` when the path named one id (it then answers one record or an error). */
@@ -59,7 +59,7 @@ export async function move(
   const writes = action === "trash" ? trashStatements(db, type, ids, time, extra) : untrashStatements(db, type, ids, extra);
   // Only rows now in the state asked for are answered: an untrash a guard skipped (a topic name taken) is left out.
   const source = { table: kind.table, id: kind.id, columns: kind.columns, where: action === "trash" ? gt(kind.deleteTime, 0) : eq(kind.deleteTime, 0) };
-  const records = await loadByIds(db, source, ids, recordKinds[type].relation(db, view, include), presenterOf(type, view), writes);
+  const records = await recordsByIds(db, view, recordKinds[type], source, ids, include, writes);
   if (!targets.single) return records;
   const [record] = records;
   if (record) return record;

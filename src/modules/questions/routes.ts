@@ -7,12 +7,13 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { followTargets } from "../../behaviours/followable";
 import { mountFollowerRoutes } from "../../behaviours/followable-routes";
-import { ok, page } from "../../lib/envelope";
+import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, okResponse, pageResponse, pathId } from "../../lib/openapi";
+import { laterCheckedBody, readBody } from "../../lib/late-body";
+import { mountList, mountUserList } from "../../lib/list-routes";
+import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { loginRequired, requireUser } from "../../middleware/context";
-import { laterCheckedBody, readBody } from "./body";
 import {
   QUESTION_INCLUDES,
   QuestionCreateBody,
@@ -36,28 +37,17 @@ import {
 const router = createRouter();
 const tags = ["questions"];
 const QuestionIdParam = pathId("question_id");
-const TopicIdParam = pathId("topic_id");
-const UserIdParam = pathId("user_id");
 const includeOf = (query: { include?: string }) => parseInclude(query.include, QUESTION_INCLUDES);
-// pathId names its key at run time, so its type is an index signature; validation guarantees the value.
-const idOf = (params: Record<string, number | undefined>, name: string) => params[name] as number;
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/questions",
-    tags,
-    summary: "List questions",
-    description: "Default order `-update_time`. Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
-    request: { query: QuestionListQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listQuestions(c.get("db"), viewOf(c), query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountList(router, {
+  path: "/questions",
+  tags,
+  summary: "List questions",
+  description: "Default order `-update_time`. Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
+  query: QuestionListQuery,
+  item: QuestionSchema,
+  load: (db, view, query) => listQuestions(db, view, query, includeOf(query)),
+});
 
 router.openapi(
   createRoute({
@@ -68,12 +58,12 @@ router.openapi(
     description: "`title` (2-80 characters, trimmed), content (markdown wins over HTML) and 1-10 live `topic_ids`.",
     security: authSecurity,
     middleware: [loginRequired],
-    request: { query: QuestionIncludeQuery, body: laterCheckedBody(router, "QuestionCreate", QuestionCreateBody) },
+    request: { query: QuestionIncludeQuery, body: jsonBody(QuestionCreateBody) },
     responses: okResponse(QuestionSchema),
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await createQuestion(c.get("db"), viewOf(c), requireUser(c), await readBody(c), include));
+    return ok(c, await createQuestion(c.get("db"), viewOf(c), requireUser(c), c.req.valid("json"), include));
   },
 );
 
@@ -87,7 +77,7 @@ router.openapi(
     request: { params: QuestionIdParam, query: QuestionIncludeQuery },
     responses: okResponse(QuestionSchema),
   }),
-  async (c) => ok(c, await getQuestion(c.get("db"), viewOf(c), idOf(c.req.valid("param"), "question_id"), includeOf(c.req.valid("query")))),
+  async (c) => ok(c, await getQuestion(c.get("db"), viewOf(c), c.req.valid("param").question_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -105,100 +95,39 @@ router.openapi(
     responses: okResponse(QuestionSchema),
   }),
   async (c) => {
-    const id = idOf(c.req.valid("param"), "question_id");
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await editQuestion(c.get("db"), viewOf(c), requireUser(c), id, await readBody(c), include));
+    return ok(c, await editQuestion(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").question_id, await readBody(c), include));
   },
 );
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/topics/{topic_id}/questions",
-    tags: ["topics"],
-    summary: "The questions of a topic",
-    description: "Trashed questions are left out. Default order `-update_time`.",
-    request: { params: TopicIdParam, query: QuestionPageQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listTopicQuestions(c.get("db"), viewOf(c), idOf(c.req.valid("param"), "topic_id"), query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountList(router, {
+  path: "/topics/{topic_id}/questions",
+  tags: ["topics"],
+  summary: "The questions of a topic",
+  description: "Trashed questions are left out. Default order `-update_time`.",
+  params: pathId("topic_id"),
+  query: QuestionPageQuery,
+  item: QuestionSchema,
+  load: (db, view, query, params) => listTopicQuestions(db, view, params.topic_id, query, includeOf(query)),
+});
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/users/{user_id}/questions",
-    tags: ["users"],
-    summary: "A user's questions",
-    description: "Trashed questions are left out. Default order `-update_time`.",
-    request: { params: UserIdParam, query: QuestionPageQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listUserQuestions(c.get("db"), viewOf(c), idOf(c.req.valid("param"), "user_id"), query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountUserList(router, {
+  name: "questions",
+  summaries: { user: "A user's questions", caller: "The caller's questions" },
+  description: "Trashed questions are left out. Default order `-update_time`.",
+  query: QuestionPageQuery,
+  item: QuestionSchema,
+  load: (db, view, userId, query) => listUserQuestions(db, view, userId, query, includeOf(query)),
+});
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/user/questions",
-    tags: ["users"],
-    summary: "The caller's questions",
-    description: "Trashed questions are left out. Default order `-update_time`.",
-    security: authSecurity,
-    middleware: [loginRequired],
-    request: { query: QuestionPageQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listUserQuestions(c.get("db"), viewOf(c), requireUser(c).user_id, query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
-
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/users/{user_id}/following_questions",
-    tags: ["users"],
-    summary: "The questions a user follows",
-    description: "Newest follow first; trashed questions are left out.",
-    request: { params: UserIdParam, query: QuestionFollowingQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listFollowedQuestions(c.get("db"), viewOf(c), idOf(c.req.valid("param"), "user_id"), query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
-
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/user/following_questions",
-    tags: ["users"],
-    summary: "The questions the caller follows",
-    description: "Newest follow first; trashed questions are left out.",
-    security: authSecurity,
-    middleware: [loginRequired],
-    request: { query: QuestionFollowingQuery },
-    responses: pageResponse(QuestionSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listFollowedQuestions(c.get("db"), viewOf(c), requireUser(c).user_id, query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountUserList(router, {
+  name: "following_questions",
+  summaries: { user: "The questions a user follows", caller: "The questions the caller follows" },
+  description: "Newest follow first; trashed questions are left out.",
+  query: QuestionFollowingQuery,
+  item: QuestionSchema,
+  load: (db, view, userId, query) => listFollowedQuestions(db, view, userId, query, includeOf(query)),
+});
 
 mountFollowerRoutes(router, followTargets.question, { resource: "questions", param: "question_id", tag: "questions" });
 

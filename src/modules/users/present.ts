@@ -3,20 +3,14 @@
  * administrators and to the user themself (DECISIONS.md); the password hash and role never leave the server.
  */
 import type { Caller } from "../../env";
-import { staticBase, storageBase, type View } from "../../lib/view";
+import { imageUrls, type ImageUrls } from "../../lib/image-urls";
+import type { View } from "../../lib/view";
 import type { User } from "./schema";
 
 export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
 export type UserInclude = (typeof USER_INCLUDES)[number];
 
 export type UserRow = Caller;
-
-export interface ImageUrls {
-  original: string;
-  small: string;
-  middle: string;
-  large: string;
-}
 
 const RESTRICTED = [
   "email",
@@ -31,26 +25,11 @@ const RESTRICTED = [
   "disable_time",
 ] as const;
 
-const SIZES = ["small", "middle", "large"] as const;
-
-/** URL set of a stored image (`<dir>/<name>.<ext>` plus `_small`, `_middle`, `_large` variants). */
-function storedUrls(base: string, path: string): ImageUrls {
-  const dot = path.lastIndexOf(".");
-  const [stem, ext] = dot > 0 ? [path.slice(0, dot), path.slice(dot)] : [path, ""];
-  const urls = { original: `${base}/${path}` } as ImageUrls;
-  for (const size of SIZES) urls[size] = `${base}/${stem}_${size}${ext}`;
-  return urls;
-}
-
 /** The user's avatar: the uploaded or generated file, or the site's default image. */
-export function avatarUrls(row: Pick<UserRow, "avatar">, view: View): ImageUrls {
-  return row.avatar ? storedUrls(storageBase(view), row.avatar) : storedUrls(`${staticBase(view)}/default`, "avatar.png");
-}
+export const avatarUrls = (row: Pick<UserRow, "avatar">, view: View): ImageUrls => imageUrls(row.avatar, "avatar.png", view);
 
 /** The user's cover: the uploaded file, or the site's default cover. */
-export function coverUrls(row: Pick<UserRow, "cover">, view: View): ImageUrls {
-  return row.cover ? storedUrls(storageBase(view), row.cover) : storedUrls(`${staticBase(view)}/default`, "user_cover.jpg");
-}
+export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls => imageUrls(row.cover, "user_cover.jpg", view);
 
 export type UserRelationships = NonNullable<User["relationships"]>;
 

@@ -6,11 +6,12 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { mountFollowerRoutes } from "../../behaviours/followable-routes";
 import { followTargets } from "../../behaviours/followable";
-import { ok, page } from "../../lib/envelope";
+import { ok } from "../../lib/envelope";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, jsonBody, okResponse, pageResponse, pathId, pathIds, z } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
+import { mountList, mountUserList } from "../../lib/list-routes";
+import { authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../lib/openapi";
+import { requireViewer, viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import { USER_INCLUDES } from "./present";
 import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
@@ -54,60 +55,27 @@ router.openapi(
   },
 );
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/user/followers",
-    tags,
-    summary: "The caller's followers",
-    description: "Newest follow first; disabled users are left out.",
-    security: authSecurity,
-    middleware: [loginRequired],
-    request: { query: UserPageQuery },
-    responses: pageResponse(UserSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listFollowers(c.get("db"), viewOf(c), followTargets.user, requireUser(c).user_id, query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+// The caller's own followers; anyone's are the FOLLOW family's `/users/{user_id}/followers`, mounted below.
+mountList(router, {
+  path: "/user/followers",
+  tags,
+  summary: "The caller's followers",
+  description: "Newest follow first; disabled users are left out.",
+  access: loginRequired,
+  query: UserPageQuery,
+  item: UserSchema,
+  load: (db, view, query) => listFollowers(db, view, followTargets.user, requireViewer(view).user_id, query, includeOf(query)),
+});
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/user/followees",
-    tags,
-    summary: "The users the caller follows",
-    description: "Newest follow first; disabled users stay listed.",
-    security: authSecurity,
-    middleware: [loginRequired],
-    request: { query: UserPageQuery },
-    responses: pageResponse(UserSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listFollowees(c.get("db"), viewOf(c), requireUser(c).user_id, query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
-
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/users",
-    tags,
-    summary: "List users",
-    description: "Disabled users are left out, except for administrators asking `disabled=true`.",
-    request: { query: UserListQuery },
-    responses: pageResponse(UserSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listUsers(c.get("db"), viewOf(c), query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountList(router, {
+  path: "/users",
+  tags,
+  summary: "List users",
+  description: "Disabled users are left out, except for administrators asking `disabled=true`.",
+  query: UserListQuery,
+  item: UserSchema,
+  load: (db, view, query) => listUsers(db, view, query, includeOf(query)),
+});
 
 router.openapi(
   createRoute({
@@ -172,22 +140,14 @@ for (const action of ["disable", "enable"] as const) {
   );
 }
 
-router.openapi(
-  createRoute({
-    method: "get",
-    path: "/users/{user_id}/followees",
-    tags,
-    summary: "The users a user follows",
-    description: "Newest follow first; disabled users stay listed.",
-    request: { params: UserIdParam, query: UserPageQuery },
-    responses: pageResponse(UserSchema),
-  }),
-  async (c) => {
-    const query = c.req.valid("query");
-    const result = await listFollowees(c.get("db"), viewOf(c), c.req.valid("param").user_id, query, includeOf(query));
-    return page(c, result.data, result.pagination);
-  },
-);
+mountUserList(router, {
+  name: "followees",
+  summaries: { user: "The users a user follows", caller: "The users the caller follows" },
+  description: "Newest follow first; disabled users stay listed.",
+  query: UserPageQuery,
+  item: UserSchema,
+  load: (db, view, userId, query) => listFollowees(db, view, userId, query, includeOf(query)),
+});
 
 mountFollowerRoutes(router, followTargets.user, { resource: "users", param: "user_id", tag: "users" });
 

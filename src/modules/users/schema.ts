@@ -1,20 +1,10 @@
 /** Zod schemas of the users routes: the User record (spec "User (full record)"), queries and bodies. */
-import { includeQuery, orderQuery, pageQuery, z } from "../../lib/openapi";
+import { idFilter, ImageUrlsSchema, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
 import { USER_INCLUDES } from "./present";
 
-const ImageUrlsSchema = z
-  .object({ original: z.string(), small: z.string(), middle: z.string(), large: z.string() })
-  .openapi("ImageUrls");
-
 const restricted = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: present for the user themself and for administrators" });
-
-const RelationshipsSchema = z.object({
-  is_me: z.boolean().optional().openapi({ description: "the user is the caller" }),
-  is_following: z.boolean().optional().openapi({ description: "the caller follows the user (false for oneself)" }),
-  is_followed: z.boolean().optional().openapi({ description: "the user follows the caller (false for oneself)" }),
-});
 
 export const UserSchema = z
   .object({
@@ -46,7 +36,11 @@ export const UserSchema = z
     create_time: z.number().int(),
     update_time: restricted(z.number().int()),
     disable_time: restricted(z.number().int().openapi({ description: "0 = enabled" })),
-    relationships: RelationshipsSchema.optional().openapi({ description: "present when `include` asks for any" }),
+    relationships: relationships({
+      is_me: z.boolean().optional().openapi({ description: "the user is the caller" }),
+      is_following: z.boolean().optional().openapi({ description: "the caller follows the user (false for oneself)" }),
+      is_followed: z.boolean().optional().openapi({ description: "the user follows the caller (false for oneself)" }),
+    }),
   })
   .openapi("User");
 
@@ -69,12 +63,9 @@ export const USER_ORDER: OrderRule<UserOrderField> = {
   default: "create_time",
 };
 
-// Digits only, as path ids: `1e3` or `0x10` are not ids although Number() would read them.
-const positiveInt = z.string().regex(/^[1-9]\d{0,14}$/, "must be a positive integer").transform(Number);
-
 export const UserListQuery = UserPageQuery.extend({
-  order: orderQuery([...USER_ORDER.fields, ...(USER_ORDER.adminFields ?? [])], USER_ORDER.default),
-  user_id: positiveInt.optional().openapi({ type: "integer", description: "only this user" }),
+  order: orderQuery(USER_ORDER),
+  user_id: idFilter("only this user"),
   username: z.string().optional().openapi({ description: "exact username, case-insensitive" }),
   email: z.string().optional().openapi({ description: "exact e-mail address, case-insensitive; administrators only, ignored for others" }),
   disabled: z.string().optional().openapi({ description: "`true`: only disabled users (administrators only; ignored for others)" }),

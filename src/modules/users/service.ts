@@ -4,66 +4,27 @@
  * existence check travel together.
  */
 import { followersJoin, followingJoin, followTargets, selectTarget, type FollowTarget } from "../../behaviours/followable";
-import { runBatch, type BatchStatement, type Db } from "../../db/client";
-import { ApiError, validationError, type ErrorName } from "../../lib/errors";
+import type { BatchStatement, Db } from "../../db/client";
+import { ApiError, validationError } from "../../lib/errors";
 import { parseOrder } from "../../lib/order";
-import { paginate, parsePage, type PageRequest, type Pagination } from "../../lib/pagination";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
-import { presentUser, type UserInclude, type UserRow } from "./present";
-import { userRelationsLoader } from "./relationships";
-import {
-  deleteTokensOf,
-  disableUsers,
-  enableUsers,
-  filteredUsers,
-  selectUsers,
-  updateProfile,
-  userPageStatements,
-  usersThroughFollows,
-  type UserSource,
-} from "./repo";
+import { pageOf, recordsByIds, type ExistenceCheck, type Page, type PageQuery } from "../content/page";
+import type { UserInclude } from "./present";
+import { userRecords } from "./records";
+import { deleteTokensOf, disableUsers, enableUsers, filteredUsers, updateProfile, usersById, usersThroughFollows } from "./repo";
 import { USER_ORDER, type ProfileChanges, type User } from "./schema";
 
-export interface UserPage {
-  data: User[];
-  pagination: Pagination;
-}
-
-export interface PageQuery {
-  page?: string;
-  per_page?: string;
-}
-
-/** A statement run with a list whose empty result means the list's owner is missing. */
-interface ExistenceCheck {
-  statement: BatchStatement;
-  notFound: ErrorName;
-}
-
-async function pageOfUsers(
-  db: Db,
-  view: View,
-  source: UserSource,
-  request: PageRequest,
-  include: Set<UserInclude>,
-  check?: ExistenceCheck,
-): Promise<UserPage> {
-  const { total, rows, ids } = userPageStatements(db, source, request);
-  const relations = userRelationsLoader(db, view, include, ids);
-  const results = await runBatch(db, [...(check ? [check.statement] : []), total, rows, ...(relations?.statements ?? [])]);
-  if (check && (results.shift() as unknown[]).length === 0) throw new ApiError(check.notFound);
-  const [count] = results.shift() as { total: number }[];
-  const page = results.shift() as UserRow[];
-  const relationsOf = relations?.resolve(results);
-  return {
-    data: page.map((row) => presentUser(row, view, relationsOf?.(row.user_id))),
-    pagination: paginate(request, count?.total ?? 0),
-  };
+/**
+ * The check a `/users/{id}/...` list runs in its batch (201003). The caller's own id needs no lookup
+ * (behaviour.md 4.4): a logged-in caller exists.
+ */
+export function userExists(db: Db, view: View, userId: number): ExistenceCheck | undefined {
+  if (view.viewer?.user_id === userId) return undefined;
+  return { statement: selectTarget(db, followTargets.user, userId), notFound: followTargets.user.notFound };
 }
 
 export interface UserListQuery extends PageQuery {
-  order?: string;
   user_id?: number;
   username?: string;
   email?: string;
@@ -74,7 +35,7 @@ export interface UserListQuery extends PageQuery {
  * GET /users. Disabled users are never listed for others; administrators may list only them (`disabled=true`),
  * filter by e-mail and order by disable_time.
  */
-export function listUsers(db: Db, view: View, query: UserListQuery, include: Set<UserInclude>): Promise<UserPage> {
+export function listUsers(db: Db, view: View, query: UserListQuery, include: Set<UserInclude>): Promise<Page<User>> {
   // An empty filter (`?username=`) is no filter, as forms send every field.
   const filter = {
     user_id: query.user_id,
@@ -82,33 +43,24 @@ export function listUsers(db: Db, view: View, query: UserListQuery, include: Set
     email: (view.isAdmin && query.email) || undefined,
     disabled: view.isAdmin && query.disabled === "true",
   };
-  const order = parseOrder(query.order, USER_ORDER, view.isAdmin);
-  return pageOfUsers(db, view, filteredUsers(filter, order), parsePage(query), include);
+  return pageOf(db, view, userRecords, filteredUsers(filter, parseOrder(query.order, USER_ORDER, view.isAdmin)), query, include);
 }
 
 /** The followers of any followable target, newest follow first, without disabled users (behaviour.md 4.3). */
 export function listFollowers(db: Db, view: View, target: FollowTarget, id: number, query: PageQuery, include: Set<UserInclude>) {
   const source = usersThroughFollows(followersJoin(target, id), true);
-  return pageOfUsers(db, view, source, parsePage(query), include, { statement: selectTarget(db, target, id), notFound: target.notFound });
+  return pageOf(db, view, userRecords, source, query, include, { statement: selectTarget(db, target, id), notFound: target.notFound });
 }
 
 /** The users a user follows, newest follow first; disabled ones stay listed (behaviour.md 4.3). */
 export function listFollowees(db: Db, view: View, userId: number, query: PageQuery, include: Set<UserInclude>) {
-  const target = followTargets.user;
-  const source = usersThroughFollows(followingJoin(target, userId), false);
-  return pageOfUsers(db, view, source, parsePage(query), include, { statement: selectTarget(db, target, userId), notFound: target.notFound });
+  const source = usersThroughFollows(followingJoin(followTargets.user, userId), false);
+  return pageOf(db, view, userRecords, source, query, include, userExists(db, view, userId));
 }
 
 /** Users by id, in the order asked, after `writes` in the same batch; unknown ids are skipped. */
-async function loadUsers(db: Db, view: View, ids: number[], include: Set<UserInclude>, writes: BatchStatement[] = []): Promise<User[]> {
-  const relations = userRelationsLoader(db, view, include, ids);
-  const results = (await runBatch(db, [...writes, selectUsers(db, ids), ...(relations?.statements ?? [])])).slice(writes.length);
-  const byId = new Map((results.shift() as UserRow[]).map((row) => [row.user_id, row]));
-  const relationsOf = relations?.resolve(results);
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [presentUser(row, view, relationsOf?.(id))] : [];
-  });
+function loadUsers(db: Db, view: View, ids: number[], include: Set<UserInclude>, writes: BatchStatement[] = []): Promise<User[]> {
+  return recordsByIds(db, view, userRecords, usersById, ids, include, writes);
 }
 
 /** One user, disabled or not; 201003 when missing. */

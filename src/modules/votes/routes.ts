@@ -6,11 +6,11 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { vote, unvote, voteTargets, type VoteTarget } from "../../behaviours/votable";
 import { createRouter } from "../../app-router";
 import type { AppEnv } from "../../env";
-import { ok, page } from "../../lib/envelope";
+import { ok } from "../../lib/envelope";
 import { ApiError } from "../../lib/errors";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, jsonBody, okResponse, pageResponse, pathId } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
+import { mountList } from "../../lib/list-routes";
+import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
 import { loginRequired, requireUser } from "../../middleware/context";
 import { USER_INCLUDES } from "../users/present";
 import { UserSchema } from "../users/schema";
@@ -30,23 +30,16 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget, { res
   const tags = [resource];
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
 
-  router.openapi(
-    createRoute({
-      method: "get",
-      path,
-      tags,
-      summary: `List the voters of a ${target.type}`,
-      description: "Newest vote first; disabled users are left out.",
-      request: { params, query: VoterPageQuery },
-      responses: pageResponse(UserSchema),
-    }),
-    async (c) => {
-      const query = c.req.valid("query");
-      const include = parseInclude(query.include, USER_INCLUDES);
-      const result = await listVoters(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), query, include);
-      return page(c, result.data, result.pagination);
-    },
-  );
+  mountList(router, {
+    path,
+    tags,
+    summary: `List the voters of a ${target.type}`,
+    description: "Newest vote first; disabled users are left out.",
+    params,
+    query: VoterPageQuery,
+    item: UserSchema,
+    load: (db, view, query, valid) => listVoters(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
+  });
 
   router.openapi(
     createRoute({

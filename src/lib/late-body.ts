@@ -1,15 +1,18 @@
 /**
- * Bodies checked after what the reference checks first: a question's or answer's existence, then the author's
- * permission (behaviour.md 3.2, 4.1). Such a route documents its body by a reference to the registered schema,
- * so no validator runs ahead of the handler, and the service validates with that same schema at its point.
+ * Bodies validated after the checks the reference makes first: the item exists, then the caller may act on it
+ * (behaviour.md 3 COMMENTS family, 4.1). Such a route runs no body validator: it documents its body by a
+ * reference to the registered schema, reads the JSON in the handler (malformed JSON is 100006, as the
+ * reference's body parser refuses it before any route runs), and the service validates it with that same
+ * schema once its checks have passed, so a missing item or a refusal comes before a field error (200001).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { zodToApiError } from "../../lib/validation";
+import type { AppEnv } from "../env";
+import { ApiError } from "./errors";
+import { zodToApiError } from "./validation";
 
+/** The route's `request.body`: the schema registered under `name` and referenced, not validated. */
 export function laterCheckedBody(router: OpenAPIHono<AppEnv>, name: string, schema: z.ZodType) {
   router.openAPIRegistry.register(name, schema);
   return { content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } }, required: true };

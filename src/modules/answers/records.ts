@@ -1,0 +1,21 @@
+/** How answer rows become Answer records (spec "Answer"), with the includes `user`, `question`, `voting`. */
+import { answers } from "../../db/schema";
+import { contentKinds } from "../content/kinds";
+import type { ContentRecords } from "../content/page";
+import { presentRecord, type AnswerRow } from "../content/present";
+import { answerQuestionRelation, authorRelation, includedRelations, votingRelation } from "../content/relations";
+import { ANSWER_INCLUDES, ANSWER_ORDER, AnswerSchema, type Answer, type AnswerInclude } from "./schema";
+
+export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {
+  kind: contentKinds.answer,
+  includes: ANSWER_INCLUDES,
+  order: ANSWER_ORDER,
+  schema: AnswerSchema,
+  relation: (db, view, include) =>
+    includedRelations(include, (ids) => [
+      include.has("user") && authorRelation(db, view, answers, answers.answer_id, answers.user_id, ids),
+      include.has("question") && answerQuestionRelation(db, ids),
+      include.has("voting") && votingRelation(db, view, "answer", ids),
+    ]),
+  present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Answer,
+};

@@ -1,0 +1,23 @@
+/** How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`, `voting`. */
+import { followTargets } from "../../behaviours/followable";
+import { articles } from "../../db/schema";
+import { contentKinds } from "../content/kinds";
+import type { ContentRecords } from "../content/page";
+import { presentRecord, type ArticleRow } from "../content/present";
+import { authorRelation, followingRelation, includedRelations, topicsRelation, votingRelation } from "../content/relations";
+import { ARTICLE_INCLUDES, ARTICLE_ORDER, ArticleSchema, type Article, type ArticleInclude } from "./schema";
+
+export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude> = {
+  kind: contentKinds.article,
+  includes: ARTICLE_INCLUDES,
+  order: ARTICLE_ORDER,
+  schema: ArticleSchema,
+  relation: (db, view, include) =>
+    includedRelations(include, (ids) => [
+      include.has("user") && authorRelation(db, view, articles, articles.article_id, articles.user_id, ids),
+      include.has("topics") && topicsRelation(db, view, "article", ids),
+      include.has("is_following") && followingRelation(db, view, followTargets.article, ids),
+      include.has("voting") && votingRelation(db, view, "article", ids),
+    ]),
+  present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Article,
+};

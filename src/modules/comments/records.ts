@@ -1,0 +1,20 @@
+/** How comment rows become Comment records (spec "Comment"), with the includes `user` and `voting`. */
+import { comments } from "../../db/schema";
+import { contentKinds } from "../content/kinds";
+import type { ContentRecords } from "../content/page";
+import { presentRecord, type CommentRow } from "../content/present";
+import { authorRelation, includedRelations, votingRelation } from "../content/relations";
+import { COMMENT_INCLUDES, COMMENT_ORDER, CommentSchema, type Comment, type CommentInclude } from "./schema";
+
+export const commentRecords: ContentRecords<CommentRow, Comment, CommentInclude> = {
+  kind: contentKinds.comment,
+  includes: COMMENT_INCLUDES,
+  order: COMMENT_ORDER,
+  schema: CommentSchema,
+  relation: (db, view, include) =>
+    includedRelations(include, (ids) => [
+      include.has("user") && authorRelation(db, view, comments, comments.comment_id, comments.user_id, ids),
+      include.has("voting") && votingRelation(db, view, "comment", ids),
+    ]),
+  present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Comment,
+};

@@ -1,0 +1,96 @@
+/**
+ * Queries over any kind of the content registry (content/kinds.ts): the list sources the page builder pages
+ * through (content/page.ts), the existence check of a live row, and the id of a row just inserted.
+ */
+import { and, asc, desc, eq, gt, max, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { followingJoin, followTargets } from "../../behaviours/followable";
+import type { Db } from "../../db/client";
+import { follows, topicables } from "../../db/schema";
+import type { Order } from "../../lib/order";
+import type { TopicableType } from "../topics/repo";
+import { contentKinds, type ContentKind } from "./kinds";
+import type { ByIdSource, ExistenceCheck, ListSource } from "./page";
+
+/** `ORDER BY field, id` in the asked direction: the id settles ties so pages never overlap. */
+export function orderBy<F extends string>(columns: Record<F, SQLiteColumn>, order: Order<F>, id: SQLiteColumn): SQL[] {
+  const direction = order.desc ? desc : asc;
+  return [direction(columns[order.field]), direction(id)];
+}
+
+const live = (kind: ContentKind) => eq(kind.deleteTime, 0);
+
+/** What a list keeps besides the columns it filters on: the trash or the live rows, a topic, any other condition. */
+export interface ListFilter {
+  /** true: only trashed rows; false: only live ones. */
+  trashed: boolean;
+  /** Only questions or articles filed under this topic. */
+  inTopic?: number;
+  where?: SQL;
+}
+
+/**
+ * The rows of a kind that `filter` keeps, each column it names (with a value) equal to that value, in `order`
+ * (the id settling ties).
+ */
+export function filteredList<R, F extends string>(kind: ContentKind, filter: ListFilter & Partial<R>, order: Order<F>): ListSource {
+  const { trashed, inTopic, where, ...equal } = filter;
+  const columns = Object.entries(equal).flatMap(([name, value]) => (value === undefined ? [] : [eq(kind.columns[name]!, value)]));
+  return {
+    table: kind.table,
+    id: kind.id,
+    columns: kind.columns,
+    join: inTopic === undefined ? undefined : inTopicJoin(kind, inTopic),
+    where: and(trashed ? gt(kind.deleteTime, 0) : live(kind), where, ...columns),
+    orderBy: orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id),
+  };
+}
+
+/** How a list of questions or articles joins `topicables` to keep those filed under one topic. */
+function inTopicJoin(kind: ContentKind, topicId: number): ListSource["join"] {
+  const on = and(eq(topicables.topicable_type, kind.type as TopicableType), eq(topicables.topicable_id, kind.id), eq(topicables.topic_id, topicId));
+  return { table: topicables, on: on! };
+}
+
+/** The live rows of a kind a user follows, newest follow first (behaviour.md 3.6). */
+export function followedBy(type: "question" | "article" | "topic", userId: number): ListSource {
+  const kind = contentKinds[type];
+  const join = followingJoin(followTargets[type], userId);
+  return {
+    table: kind.table,
+    id: kind.id,
+    columns: kind.columns,
+    join: { table: follows, on: join.on },
+    where: and(join.where, live(kind)),
+    orderBy: join.orderBy,
+  };
+}
+
+/** A kind's rows by id; trashed ones only when `withTrashed` (administrators, DECISIONS.md content). */
+export function byId(kind: ContentKind, withTrashed: boolean): ByIdSource {
+  return { table: kind.table, id: kind.id, columns: kind.columns, where: withTrashed ? undefined : live(kind) };
+}
+
+/** The id of a live row of a kind; empty when it is missing or trashed: an existence check. */
+export function selectLive(db: Db, kind: ContentKind, id: number) {
+  return db.select({ id: kind.id }).from(kind.table).where(and(eq(kind.id, id), live(kind)));
+}
+
+/** A list's check that the live row it hangs under exists (the kind's NOT_FOUND otherwise), run in its batch. */
+export function liveCheck(db: Db, kind: ContentKind, id: number): ExistenceCheck {
+  return { statement: selectLive(db, kind, id), notFound: kind.notFound };
+}
+
+/** A live row of a kind with every column: what an edit checks (missing and trashed are both NOT_FOUND). */
+export function selectLiveRow(db: Db, kind: ContentKind, id: number) {
+  return db.select(kind.columns).from(kind.table).where(and(eq(kind.id, id), live(kind)));
+}
+
+/**
+ * The id of the row of a kind a user has just inserted, as a parenthesised subquery for the statements after
+ * the INSERT in the same batch (its id is not known before the batch runs): a batch is one transaction and
+ * ids only grow (AUTOINCREMENT), so it is the user's largest id.
+ */
+export function newestOf(db: Db, kind: ContentKind & { author: SQLiteColumn }, userId: number): SQL {
+  return sql`${db.select({ id: max(kind.id) }).from(kind.table).where(eq(kind.author, userId))}`;
+}

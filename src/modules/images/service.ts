@@ -1,0 +1,121 @@
+/**
+ * Content images (behaviour.md 3.9): upload, read, rename and delete. Reads are one batch after authentication;
+ * the files of an image are written before its row and deleted after it, so a row never names missing files.
+ */
+import { runBatch, type Db } from "../../db/client";
+import type { Caller } from "../../env";
+import { ApiError, validationError } from "../../lib/errors";
+import type { UploadedFile } from "../../lib/images/upload";
+import { MAX_IDS } from "../../lib/ids";
+import { parseInclude } from "../../lib/include";
+import { parseOrder } from "../../lib/order";
+import { paginate, parsePage, type Pagination } from "../../lib/pagination";
+import { CONTENT_IMAGE_SIZES, contentImagePath, deleteImageSet, storeImageSet } from "../../lib/storage";
+import { now } from "../../lib/time";
+import type { View } from "../../lib/view";
+import { answerSummary, articleSummary, questionSummary } from "../content/present";
+import { presentUserSummary } from "../users/present";
+import { imagePath, presentImage, storedKey } from "./present";
+import * as repo from "./repo";
+import { IMAGE_INCLUDES, IMAGE_ORDER, type Image, type ImageInclude, type ImageListFilter } from "./schema";
+
+type Relationships = NonNullable<Image["relationships"]>;
+type LinkedStatements = ReturnType<typeof repo.linkedItemStatements>;
+
+const summaries = {
+  question: questionSummary,
+  answer: answerSummary,
+  article: articleSummary,
+} as const;
+
+/** A linked item's row: the image key and the columns its type's summary reads. */
+type LinkedRow = { key: string } & Record<string, unknown>;
+
+/**
+ * The relationships of each row: `user` from the row's join, linked items from their statements' results
+ * (taken off the front of `results`).
+ */
+function relationsOf(view: View, include: Set<ImageInclude>, linked: LinkedStatements, results: unknown[]) {
+  const maps = linked.map(({ type }) => ({ type, byKey: new Map((results.shift() as LinkedRow[]).map((row) => [row.key, row])) }));
+  return (row: repo.ImageWithUploader): Relationships | undefined => {
+    if (include.size === 0) return undefined;
+    const relationships: Relationships = {};
+    if (include.has("user")) relationships.user = row.user ? presentUserSummary({ user_id: row.image.user_id, ...row.user }, view) : null;
+    for (const { type, byKey } of maps) {
+      const item = byKey.get(row.image.key);
+      // Each statement selects the columns its type's summary reads (repo.linkedItems).
+      relationships[type] = item ? summaries[type](item as never) : null;
+    }
+    return relationships;
+  };
+}
+
+export async function uploadImage(db: Db, bucket: R2Bucket, view: View, caller: Caller, upload: UploadedFile): Promise<Image> {
+  const time = now();
+  const stored = await storeImageSet(bucket, (name) => contentImagePath(name, time), upload.bytes, CONTENT_IMAGE_SIZES);
+  const row = {
+    key: stored.key,
+    filename: upload.filename || `image.${stored.key.split(".")[1]}`,
+    width: stored.width,
+    height: stored.height,
+    create_time: time,
+    item_type: null,
+    item_id: 0,
+    user_id: caller.user_id,
+  };
+  try {
+    await repo.insertImage(db, row);
+  } catch (error) {
+    await deleteImageSet(bucket, stored.path, CONTENT_IMAGE_SIZES);
+    throw error;
+  }
+  return presentImage(row, view);
+}
+
+export async function getImage(db: Db, view: View, key: string, includeParam: string | undefined): Promise<Image> {
+  const include = parseInclude(includeParam, IMAGE_INCLUDES);
+  const stored = storedKey(key);
+  const linked = repo.linkedItemStatements(db, include, repo.oneKey(stored));
+  const results = await runBatch(db, [repo.selectImage(db, stored), ...linked.map((l) => l.statement)]);
+  const [row] = results.shift() as repo.ImageWithUploader[];
+  if (!row) throw new ApiError("IMAGE_NOT_FOUND");
+  return presentImage(row.image, view, relationsOf(view, include, linked, results)(row));
+}
+
+export async function listImages(db: Db, view: View, query: ImageListFilter): Promise<{ data: Image[]; pagination: Pagination }> {
+  const include = parseInclude(query.include, IMAGE_INCLUDES);
+  const request = parsePage(query);
+  const filter = { ...query, key: query.key === undefined ? undefined : storedKey(query.key) };
+  const page = repo.imagePage(db, filter, parseOrder(query.order, IMAGE_ORDER, view.isAdmin), request);
+  const linked = repo.linkedItemStatements(db, include, page.keys);
+  const results = await runBatch(db, [page.total, page.rows, ...linked.map((l) => l.statement)]);
+  const [counted] = results.shift() as { total: number }[];
+  const rows = results.shift() as repo.ImageWithUploader[];
+  const relationships = relationsOf(view, include, linked, results);
+  return { data: rows.map((row) => presentImage(row.image, view, relationships(row))), pagination: paginate(request, counted?.total ?? 0) };
+}
+
+export async function renameImage(db: Db, view: View, key: string, filename: string): Promise<Image> {
+  const stored = storedKey(key);
+  const [, rows] = (await runBatch(db, [repo.renameImage(db, stored, filename), repo.selectImage(db, stored)])) as [unknown, repo.ImageWithUploader[]];
+  const [row] = rows;
+  if (!row) throw new ApiError("IMAGE_NOT_FOUND");
+  return presentImage(row.image, view);
+}
+
+/** `k1,k2,...` in either key form: at most 100 (DECISIONS.md, as for id lists), repeats dropped. */
+export function parseKeyList(value: string): string[] {
+  const keys = value.split(",").map((part) => part.trim()).filter(Boolean);
+  if (keys.length > MAX_IDS) throw validationError({ key: `at most ${MAX_IDS} keys` });
+  return [...new Set(keys.map(storedKey))];
+}
+
+/**
+ * Deletes the rows, then their files. One key that is not found is 200005; in a list, unknown keys are
+ * skipped (behaviour.md 3.9).
+ */
+export async function deleteImages(db: Db, bucket: R2Bucket, keys: string[], single: boolean): Promise<void> {
+  const deleted = keys.length > 0 ? await repo.deleteImages(db, keys) : [];
+  if (single && deleted.length === 0) throw new ApiError("IMAGE_NOT_FOUND");
+  await deleteImageSet(bucket, deleted.map(imagePath), CONTENT_IMAGE_SIZES);
+}

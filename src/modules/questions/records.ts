@@ -1,0 +1,23 @@
+/** How question rows become Question records (behaviour.md 2.1), with the includes `user`, `topics`, `is_following`, `voting`. */
+import { followTargets } from "../../behaviours/followable";
+import { questions } from "../../db/schema";
+import { contentKinds } from "../content/kinds";
+import type { ContentRecords } from "../content/page";
+import { presentRecord, type QuestionRow } from "../content/present";
+import { authorRelation, followingRelation, includedRelations, topicsRelation, votingRelation } from "../content/relations";
+import { QUESTION_INCLUDES, QUESTION_ORDER, QuestionSchema, type Question, type QuestionInclude } from "./schema";
+
+export const questionRecords: ContentRecords<QuestionRow, Question, QuestionInclude> = {
+  kind: contentKinds.question,
+  includes: QUESTION_INCLUDES,
+  order: QUESTION_ORDER,
+  schema: QuestionSchema,
+  relation: (db, view, include) =>
+    includedRelations(include, (ids) => [
+      include.has("user") && authorRelation(db, view, questions, questions.question_id, questions.user_id, ids),
+      include.has("topics") && topicsRelation(db, view, "question", ids),
+      include.has("is_following") && followingRelation(db, view, followTargets.question, ids),
+      include.has("voting") && votingRelation(db, view, "question", ids),
+    ]),
+  present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Question,
+};

@@ -1,0 +1,78 @@
+/**
+ * Includes of reports and report groups (behaviour.md 2.1), each one statement for the whole page, loaded in the
+ * page's own batch: the reporter, and the target's summary under its type's key (null when the target is missing
+ * or trashed). A target summary appears only under the key of the row's own type.
+ */
+import type { IdSource } from "../../behaviours/id-source";
+import type { Db } from "../../db/client";
+import { reports } from "../../db/schema";
+import type { View } from "../../lib/view";
+import type { Relationships } from "../content/present";
+import { authorRelation, includedRelations, type Relation } from "../content/relations";
+import { selectTargets } from "./repo";
+import type { GroupInclude, ReportInclude } from "./schema";
+import { reportables, type ReportableType, type SummaryRow, type Target } from "./targets";
+
+type TargetRow = SummaryRow & { id: number };
+
+const summaryOf = (type: ReportableType, row: SummaryRow | undefined, view: View) => (row ? reportables[type].summary(row, view) : null);
+
+/** `reporter`: each report's reporter, through the report's user_id. */
+function reporterRelation(db: Db, view: View, ids: IdSource): Relation {
+  const author = authorRelation(db, view, reports, reports.report_id, reports.user_id, ids);
+  return {
+    statements: author.statements,
+    resolve(results) {
+      const of = author.resolve(results);
+      return (reportId) => ({ reporter: of(reportId).user });
+    },
+  };
+}
+
+/** The one target every report of the page shares: its summary is the same for each row. */
+function targetRelation(db: Db, view: View, target: Target): Relation {
+  return {
+    statements: [selectTargets(db, target.type, [target.id])],
+    resolve(results) {
+      const summary = summaryOf(target.type, (results.shift() as TargetRow[])[0], view);
+      return () => ({ [target.type]: summary });
+    },
+  };
+}
+
+/** The relations of a page of reports on `target`; null when nothing is included (no `relationships` key). */
+export function reportRelation(db: Db, view: View, target: Target, include: Set<ReportInclude>): ((ids: IdSource) => Relation) | null {
+  return includedRelations(include, (ids) => [
+    include.has("reporter") && reporterRelation(db, view, ids),
+    include.has(target.type) && targetRelation(db, view, target),
+  ]);
+}
+
+export interface GroupRelation {
+  statements: ReturnType<typeof selectTargets>[];
+  resolve(results: unknown[]): (type: ReportableType, id: number) => Relationships;
+}
+
+/**
+ * The summaries of a page of groups: one statement per included type over the page's targets of that type
+ * (`idsOf` gives them as a subquery of the page). Null when nothing is included.
+ */
+export function groupRelation(
+  db: Db,
+  view: View,
+  include: Set<GroupInclude>,
+  idsOf: (type: ReportableType) => IdSource,
+): GroupRelation | null {
+  if (include.size === 0) return null;
+  const types = [...include];
+  return {
+    statements: types.map((type) => selectTargets(db, type, idsOf(type))),
+    resolve(results) {
+      const found = new Map(types.map((type) => [type, new Map((results.shift() as TargetRow[]).map((row) => [row.id, row]))]));
+      return (type, id) => {
+        const rows = found.get(type);
+        return rows ? { [type]: summaryOf(type, rows.get(id), view) } : {};
+      };
+    },
+  };
+}

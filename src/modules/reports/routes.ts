@@ -1,0 +1,124 @@
+/**
+ * Reports (spec "Report" and operation 7, behaviour.md 3.8): a user reports a question, answer, article, comment
+ * or user; administrators list the reported targets, read the reports of one, and delete them.
+ *
+ * The spec's path segment is `{reportable_type}:{reportable_id}`. Hono cannot split one segment into two
+ * parameters at a colon, so every route takes the segment as `{target}` and parses it (targets.ts). All routes
+ * share that parameter name: OpenAPI forbids two templated paths that differ only in a parameter's name.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../../app-router";
+import { ok, page } from "../../lib/envelope";
+import { parseInclude } from "../../lib/include";
+import { authSecurity, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
+import { viewOf } from "../../lib/view";
+import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
+import { laterCheckedBody, readBody } from "../../lib/late-body";
+import {
+  GROUP_INCLUDES,
+  REPORT_INCLUDES,
+  ReportBody,
+  ReportGroupQuery,
+  ReportGroupSchema,
+  ReportIncludeQuery,
+  ReportPageQuery,
+  ReportSchema,
+  TARGET_DESCRIPTION,
+  TargetParam,
+} from "./schema";
+import { createReport, deleteReports, listReportGroups, listReportsOf } from "./service";
+import { parseTarget, parseTargetList } from "./targets";
+
+const router = createRouter();
+const tags = ["reports"];
+const path = "/reports/{target}";
+const OneTarget = TargetParam(TARGET_DESCRIPTION);
+const reportIncludes = (query: { include?: string }) => parseInclude(query.include, REPORT_INCLUDES);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path,
+    tags,
+    summary: "Report a question, answer, article, comment or user",
+    description:
+      "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, " +
+      "204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). " +
+      "Reporting oneself or one's own content is allowed.",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { params: OneTarget, query: ReportIncludeQuery, body: laterCheckedBody(router, "ReportBody", ReportBody) },
+    responses: okResponse(ReportSchema),
+  }),
+  async (c) => {
+    const target = parseTarget(c.req.valid("param").target, "target");
+    const include = reportIncludes(c.req.valid("query"));
+    return ok(c, await createReport(c.get("db"), viewOf(c), requireUser(c), target, await readBody(c), include));
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/reports",
+    tags,
+    summary: "List reported targets (administrators)",
+    description:
+      "One row per reported target with its reporter_count, the target reported most recently first. " +
+      "`pagination.total` counts distinct targets. Each include names a type: rows of that type get its summary " +
+      "under that key (null when the target is missing or trashed).",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: { query: ReportGroupQuery },
+    responses: pageResponse(ReportGroupSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listReportGroups(c.get("db"), viewOf(c), query, parseInclude(query.include, GROUP_INCLUDES));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path,
+    tags,
+    summary: "List reports of a reported item (administrators)",
+    description:
+      "Spec operation 7: the target's reports, newest first. A target without reports is an empty page, whether it " +
+      "exists or not. Includes: `reporter`, and the target's type for its summary (null when missing or trashed).",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: { params: OneTarget, query: ReportPageQuery },
+    responses: pageResponse(ReportSchema),
+  }),
+  async (c) => {
+    const target = parseTarget(c.req.valid("param").target, "target");
+    const query = c.req.valid("query");
+    const result = await listReportsOf(c.get("db"), viewOf(c), target, query, reportIncludes(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "delete",
+    path,
+    tags,
+    summary: "Delete the reports on targets (administrators)",
+    description: "Deletes every report on each target; targets without reports are no error.",
+    security: authSecurity,
+    middleware: [adminRequired],
+    request: {
+      params: TargetParam(`${TARGET_DESCRIPTION} Or a comma list of at most 100 of them (more: 200001), e.g. \`question:1,answer:2\`.`),
+    },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await deleteReports(c.get("db"), parseTargetList(c.req.valid("param").target, "target"));
+    return ok(c, null);
+  },
+);
+
+export default router;

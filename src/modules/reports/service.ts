@@ -1,0 +1,91 @@
+/**
+ * Rules of the reports routes (spec operation 7, behaviour.md 3.8): the order of checks on a new report, the
+ * administrators' lists and deletes. Each request is one batch after authentication: a list with every include
+ * in the page's batch; a new report with its target check and duplicate detection in the insert's batch.
+ */
+import { runBatch, type Db } from "../../db/client";
+import type { Caller } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { paginate, parsePage } from "../../lib/pagination";
+import { now } from "../../lib/time";
+import { zodToApiError } from "../../lib/validation";
+import type { View } from "../../lib/view";
+import { loadPage, type Page } from "../content/page";
+import type { Relationships } from "../content/present";
+import { presentUserSummary } from "../users/present";
+import { groupRelation, reportRelation } from "./relations";
+import { deleteReportsOn, groupStatements, insertReport, reportsOf, selectTargets, type ReportRow } from "./repo";
+import {
+  ReportBody,
+  type GroupInclude,
+  type Report,
+  type ReportGroup,
+  type ReportGroupQueryInput,
+  type ReportInclude,
+  type ReportPageQueryInput,
+} from "./schema";
+import { reportables, type ReportableType, type SummaryRow, type Target } from "./targets";
+
+const presentReport = (row: ReportRow, relationships: Relationships | undefined): Report =>
+  ({ ...row, ...(relationships && { relationships }) }) as Report;
+
+/**
+ * POST /reports/{type}:{id}. Checks in the reference's order (behaviour.md 3.8): type (parsed with the path),
+ * target, reason, duplicate. Reporting oneself or one's own content is allowed.
+ */
+export async function createReport(db: Db, view: View, caller: Caller, target: Target, raw: unknown, include: Set<ReportInclude>): Promise<Report> {
+  const kind = reportables[target.type];
+  const parsed = ReportBody.safeParse(raw);
+  if (!parsed.success) {
+    // A missing target outranks a bad reason, so it is looked up before the field error is answered.
+    const [found] = await selectTargets(db, target.type, [target.id]);
+    if (!found) throw new ApiError(kind.notFound);
+    throw zodToApiError(parsed.error);
+  }
+  // One batch: D1 runs it atomically, so the target cannot vanish between its check and the insert.
+  const [targets, inserted] = (await runBatch(db, [
+    selectTargets(db, target.type, [target.id]),
+    insertReport(db, target, caller.user_id, parsed.data.reason, now()),
+  ])) as [SummaryRow[], ReportRow[]];
+  const [found] = targets;
+  if (!found) throw new ApiError(kind.notFound);
+  const [row] = inserted;
+  if (!row) throw new ApiError("ALREADY_REPORTED");
+  if (include.size === 0) return presentReport(row, undefined);
+  // The reporter is the caller and the target was just read: nothing more to load.
+  const relationships: Relationships = {};
+  if (include.has("reporter")) relationships.reporter = presentUserSummary(caller, view);
+  if (include.has(target.type)) relationships[target.type] = kind.summary(found, view);
+  return presentReport(row, relationships);
+}
+
+/** GET /reports/{type}:{id} (spec operation 7): the target's reports, newest first; none is an empty page. */
+export function listReportsOf(db: Db, view: View, target: Target, query: ReportPageQueryInput, include: Set<ReportInclude>): Promise<Page<Report>> {
+  return loadPage(db, reportsOf(target), parsePage(query), reportRelation(db, view, target, include), presentReport);
+}
+
+interface GroupRow {
+  reportable_id: number;
+  reportable_type: ReportableType;
+  reporter_count: number;
+}
+
+/** GET /reports: one group per reported target, the most recently reported first, with the total of targets. */
+export async function listReportGroups(db: Db, view: View, query: ReportGroupQueryInput, include: Set<GroupInclude>): Promise<Page<ReportGroup>> {
+  const request = parsePage(query);
+  const { total, rows, idsOf } = groupStatements(db, query.reportable_type, request);
+  const relation = groupRelation(db, view, include, idsOf);
+  const results = await runBatch(db, [total, rows, ...(relation?.statements ?? [])]);
+  const [counted] = results.shift() as { total: number }[];
+  const groups = results.shift() as GroupRow[];
+  const relationsOf = relation?.resolve(results);
+  return {
+    data: groups.map((group) => ({ ...group, ...(relationsOf && { relationships: relationsOf(group.reportable_type, group.reportable_id) }) })),
+    pagination: paginate(request, counted?.total ?? 0),
+  };
+}
+
+/** DELETE /reports/{targets}: every report on each listed target; targets without reports are no error. */
+export async function deleteReports(db: Db, targets: Target[]): Promise<void> {
+  await runBatch(db, deleteReportsOn(db, targets));
+}

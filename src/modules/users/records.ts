@@ -1,0 +1,44 @@
+/**
+ * How user rows become User records: `is_following` / `is_followed` / `is_me` for any number of users in one
+ * batch, each one statement over the page's ids (an id list or the page query itself as a subquery), so a
+ * page costs no extra round trip.
+ */
+import { followedAmong, followersAmong, followTargets } from "../../behaviours/followable";
+import type { BatchStatement } from "../../db/client";
+import type { Records } from "../content/page";
+import { presentUser, USER_INCLUDES, type UserInclude, type UserRelationships, type UserRow } from "./present";
+import { UserSchema, type User } from "./schema";
+
+export const userRecords: Records<UserRow, User, UserInclude> = {
+  includes: USER_INCLUDES,
+  schema: UserSchema,
+  relation(db, view, include) {
+    if (include.size === 0) return null;
+    const viewerId = view.viewer?.user_id ?? 0;
+    // Anonymous callers follow nobody and nobody follows them: no query.
+    const wantFollowing = include.has("is_following") && viewerId > 0;
+    const wantFollowed = include.has("is_followed") && viewerId > 0;
+    return (ids) => {
+      const statements: BatchStatement[] = [];
+      if (wantFollowing) statements.push(followedAmong(db, followTargets.user, viewerId, ids));
+      if (wantFollowed) statements.push(followersAmong(db, followTargets.user, viewerId, ids));
+      return {
+        statements,
+        resolve(results) {
+          const following = new Set(wantFollowing ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
+          const followed = new Set(wantFollowed ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
+          return (id) => {
+            const rel: UserRelationships = {};
+            const self = id === viewerId;
+            if (include.has("is_me")) rel.is_me = self;
+            // Both are false for the caller's own record (behaviour.md 2.1).
+            if (include.has("is_following")) rel.is_following = !self && following.has(id);
+            if (include.has("is_followed")) rel.is_followed = !self && followed.has(id);
+            return rel;
+          };
+        },
+      };
+    };
+  },
+  present: (view) => (row, relationships) => presentUser(row, view, relationships as UserRelationships | undefined),
+};
