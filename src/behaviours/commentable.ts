@@ -30,6 +30,7 @@ import {
 import { contentKinds, type ContentKind } from "../modules/content/kinds";
 import { filteredPage, loadOne, type PageQuery } from "../modules/content/page";
 import { liveCheck, newestOf, selectLive } from "../modules/content/repo";
+import { commentPosted } from "../modules/notifications/events";
 
 export interface CommentTarget {
   type: CommentableType;
@@ -64,9 +65,12 @@ export async function commentOn(db: Db, view: View, target: CommentTarget, id: n
   const live = await selectLive(db, target.kind, id);
   if (live.length === 0) throw new ApiError(target.kind.notFound);
   const { content } = parseBody(CommentBody, raw);
+  const time = now();
   const writes = [
-    insertComment(db, { commentable_type: target.type, commentable_id: id, user_id: userId, content, time: now() }),
+    insertComment(db, { commentable_type: target.type, commentable_id: id, user_id: userId, content, time }),
     countNewComment(db, target.kind, target.counter, id),
+    // After the insert: the notification names the new comment by subquery (behaviour.md 3.12).
+    ...commentPosted(db, target.type, id, newestOf(db, contentKinds.comment, userId), userId, time),
   ];
   return loadOne(db, view, commentRecords, newestOf(db, contentKinds.comment, userId), include, writes);
 }

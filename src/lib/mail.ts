@@ -83,33 +83,49 @@ export function transportOptions(options: MailOptions): WorkerMailerOptions {
   };
 }
 
+export type SendOne = (message: MailMessage) => Promise<void>;
+
 /**
- * Sends one message (every address in `to` sees the others). Throws EMAIL_SEND_FAILED (200002) with the
- * server's or the socket's message in `extra_message`.
+ * Runs `use` with a sender over ONE SMTP connection, closed afterwards whatever happened (worker-mailer
+ * leaves the socket open when sending fails). Mass mail sends many messages this way instead of opening a
+ * connection (a Worker subrequest) per recipient. A failure is EMAIL_SEND_FAILED (200002) with the server's
+ * or the socket's message in `extra_message`. With no `smtp_host`, messages are logged instead.
  */
-export async function sendMail(options: MailOptions, host: string, message: MailMessage): Promise<void> {
+export async function withMailer<T>(options: MailOptions, host: string, use: (send: SendOne) => Promise<T>): Promise<T> {
   const from = { name: displayName(options.site_name), email: senderAddress(options, host) };
-  const email = {
+  const envelope = (message: MailMessage) => ({
     from,
     to: message.to,
     subject: oneLine(message.subject),
     html: message.html,
     ...(isEmailAddress(options.smtp_reply_to) && { reply: options.smtp_reply_to }),
-  };
+  });
   if (!options.smtp_host) {
-    console.log(`mail (no smtp_host set) to ${[message.to].flat().join(", ")}: ${email.subject}\n${message.html}`);
-    return;
+    return use(async (message) => {
+      console.log(`mail (no smtp_host set) to ${[message.to].flat().join(", ")}: ${oneLine(message.subject)}\n${message.html}`);
+    });
   }
+  const failed = (error: unknown) =>
+    error instanceof ApiError ? error : new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: error instanceof Error ? error.message : String(error) } });
+  // Connected on the first message, so a connection failure is that message's failure.
   let mailer: WorkerMailer | undefined;
   try {
-    mailer = await WorkerMailer.connect(transportOptions(options));
-    await mailer.send(email);
-  } catch (error) {
-    throw new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: error instanceof Error ? error.message : String(error) } });
+    return await use(async (message) => {
+      try {
+        mailer ??= await WorkerMailer.connect(transportOptions(options));
+        await mailer.send(envelope(message));
+      } catch (error) {
+        throw failed(error);
+      }
+    });
   } finally {
-    // WorkerMailer.send() leaves the socket open when sending fails; close it whatever happened.
     await mailer?.close();
   }
+}
+
+/** Sends one message (every address in `to` sees the others). */
+export function sendMail(options: MailOptions, host: string, message: MailMessage): Promise<void> {
+  return withMailer(options, host, (send) => send(message));
 }
 
 /** A minimal HTML document around a body (already escaped). */

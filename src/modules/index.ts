@@ -7,6 +7,7 @@ import emails from "./emails/routes";
 import files from "./files/routes";
 import images from "./images/routes";
 import lifecycle from "./lifecycle/routes";
+import notifications from "./notifications/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
 import reports from "./reports/routes";
@@ -15,6 +16,6 @@ import topics from "./topics/routes";
 import users from "./users/routes";
 import votes from "./votes/routes";
 
-export const routers = [options, auth, users, topics, questions, answers, articles, comments, votes, lifecycle, reports, images, stats, emails];
+export const routers = [options, auth, users, topics, questions, answers, articles, comments, votes, lifecycle, reports, notifications, images, stats, emails];
 
 export const fileRouter = files;

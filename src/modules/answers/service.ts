@@ -15,10 +15,12 @@ import { contentKinds } from "../content/kinds";
 import { filteredPage, loadOne, type PageQuery } from "../content/page";
 import type { AnswerRow } from "../content/present";
 import { liveCheck, newestOf, selectLive, selectLiveRow } from "../content/repo";
+import { questionAnswered } from "../notifications/events";
 import { userExists } from "../users/service";
 import { answerRecords } from "./records";
 import { countNewAnswer, insertAnswer, updateAnswer } from "./repo";
 import { AnswerBody, type Answer, type AnswerInclude } from "./schema";
+import { linkImages } from "../images/linking";
 
 export interface AnswerListQuery extends PageQuery {
   answer_id?: number;
@@ -63,6 +65,9 @@ export async function createAnswer(db: Db, view: View, author: Caller, questionI
   const writes = [
     insertAnswer(db, { question_id: questionId, user_id: author.user_id, ...content, time }),
     ...countNewAnswer(db, questionId, author.user_id, time),
+    ...linkImages(db, "answer", newestOf(db, contentKinds.answer, author.user_id), author.user_id, content.content_markdown),
+    // After the insert: the notification names the new answer by subquery (behaviour.md 3.12).
+    ...questionAnswered(db, questionId, newestOf(db, contentKinds.answer, author.user_id), author.user_id, time),
   ];
   return loadOne(db, view, answerRecords, newestOf(db, contentKinds.answer, author.user_id), include, writes);
 }
@@ -79,6 +84,7 @@ export async function editAnswer(db: Db, view: View, caller: Caller, id: number,
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
   const changes = editedFields(parseBody(AnswerBody, raw));
-  const writes = Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
+  const writes: BatchStatement[] = Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
+  if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   return getAnswer(db, view, id, include, writes);
 }

@@ -20,6 +20,7 @@ import { userExists } from "../users/service";
 import { articleRecords } from "./records";
 import { countNewArticle, insertArticle, updateArticle } from "./repo";
 import { ArticleEditBody, type Article, type ArticleCreate, type ArticleInclude } from "./schema";
+import { linkImages } from "../images/linking";
 
 export interface ArticleListQuery extends PageQuery {
   article_id?: number;
@@ -67,6 +68,7 @@ export async function createArticle(db: Db, view: View, userId: number, body: Ar
   const writes = [
     insertArticle(db, { user_id: userId, title: body.title, ...content, time }),
     ...linkTopics(db, "article", created, body.topic_ids, time),
+    ...linkImages(db, "article", created, userId, content.content_markdown),
     countNewArticle(db, userId),
   ];
   return loadOne(db, view, articleRecords, created, include, writes);
@@ -94,5 +96,6 @@ export async function editArticle(db: Db, view: View, caller: Caller, id: number
   const writes: BatchStatement[] = [];
   if (Object.keys(changes).length > 0) writes.push(updateArticle(db, id, changes, time));
   if (body.topic_ids) writes.push(...replaceTopics(db, "article", id, body.topic_ids, time));
+  if (changes.content_markdown) writes.push(...linkImages(db, "article", id, article.user_id, changes.content_markdown));
   return getArticle(db, view, id, include, writes);
 }

@@ -2,7 +2,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { ok } from "../../lib/envelope";
-import { sendMail } from "../../lib/mail";
+import { withMailer } from "../../lib/mail";
 import { authSecurity, jsonBody, okResponse } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
 import { adminRequired } from "../../middleware/context";
@@ -29,7 +29,8 @@ router.openapi(
     const body = c.req.valid("json");
     const options = c.get("options");
     const host = new URL(c.req.url).hostname;
-    await sendToEach(body.email, (to) => sendMail(options, host, { to, subject: body.subject, html: body.content }));
+    // One SMTP connection for the whole run, one message per recipient on it.
+    await withMailer(options, host, (send) => sendToEach(body.email, (to) => send({ to, subject: body.subject, html: body.content })));
     return ok(c, body);
   },
   // A bad entry is reported under `email`, not `email.3`: the field the client filled in.

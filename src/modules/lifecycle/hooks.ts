@@ -10,6 +10,7 @@
  */
 import type { BatchStatement, Db } from "../../db/client";
 import type { ContentType } from "../content/kinds";
+import { notifyDeleted } from "../notifications/events";
 import type { TargetRow } from "./repo";
 
 export type LifecycleAction = "trash" | "untrash" | "delete";
@@ -27,10 +28,10 @@ export type LifecycleHook = (db: Db, event: LifecycleEvent) => BatchStatement[];
 
 /** Per kind, the hooks whose statements join every trash, untrash and delete of that kind. */
 export const lifecycleHooks: Record<ContentType, LifecycleHook[]> = {
-  question: [],
-  answer: [],
-  article: [],
-  comment: [],
+  question: [notifyDeleted],
+  answer: [notifyDeleted],
+  article: [notifyDeleted],
+  comment: [notifyDeleted],
   topic: [],
 };
 

@@ -20,6 +20,7 @@ import { userExists } from "../users/service";
 import { questionRecords } from "./records";
 import { countNewQuestion, insertQuestion, updateQuestion } from "./repo";
 import { QuestionEditBody, type Question, type QuestionCreate, type QuestionInclude } from "./schema";
+import { linkImages } from "../images/linking";
 
 export interface QuestionListQuery extends PageQuery {
   question_id?: number;
@@ -68,6 +69,7 @@ export async function createQuestion(db: Db, view: View, author: Caller, body: Q
     insertQuestion(db, { user_id: author.user_id, title: body.title, ...content, time }),
     countNewQuestion(db, author.user_id),
     ...linkTopics(db, "question", created, body.topic_ids, time),
+    ...linkImages(db, "question", created, author.user_id, content.content_markdown),
   ];
   return loadOne(db, view, questionRecords, created, include, writes);
 }
@@ -94,5 +96,6 @@ export async function editQuestion(db: Db, view: View, caller: Caller, id: numbe
   const writes: BatchStatement[] = [];
   if (Object.keys(changes).length > 0) writes.push(updateQuestion(db, id, { ...changes, update_time: time }));
   if (body.topic_ids) writes.push(...replaceTopics(db, "question", id, body.topic_ids, time));
+  if (changes.content_markdown) writes.push(...linkImages(db, "question", id, question.user_id, changes.content_markdown));
   return getQuestion(db, view, id, include, writes);
 }

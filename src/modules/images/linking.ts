@@ -1,0 +1,34 @@
+/**
+ * Links uploaded images to the question, answer or article whose markdown uses them (behaviour.md 7,
+ * "Linking"), as one statement in the write's batch. Only the author's own, still unlinked images are linked
+ * (DECISIONS.md: images a user links into content must be their own); a hard delete of the item then removes
+ * them with it.
+ */
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { BatchStatement, Db } from "../../db/client";
+import { images } from "../../db/schema";
+
+/** A stored image's file name, or one of its size variants: `<32 hex>[_thumb|_release].<ext>`. */
+const IMAGE_NAME = /([0-9a-f]{32})(?:_(?:thumb|release))?\.(png|jpe?g|gif|webp)\b/gi;
+
+/** The image keys (`<32 hex>.<ext>`) a markdown text refers to. */
+export function imageKeysIn(markdown: string): string[] {
+  const keys = new Set<string>();
+  for (const [, hex, ext] of markdown.matchAll(IMAGE_NAME)) {
+    keys.add(`${hex!.toLowerCase()}.${ext!.toLowerCase() === "jpeg" ? "jpg" : ext!.toLowerCase()}`);
+  }
+  return [...keys];
+}
+
+/** The statement linking them to an item (its id may be a subquery on a row inserted earlier in the batch). */
+export function linkImages(db: Db, type: "question" | "answer" | "article", itemId: number | SQL, authorId: number, markdown: string): BatchStatement[] {
+  const keys = imageKeysIn(markdown);
+  if (keys.length === 0) return [];
+  return [
+    db
+      .update(images)
+      .set({ item_type: type, item_id: sql`${itemId}` })
+            // One JSON parameter however many keys (D1 binds at most 100 parameters per statement).
+      .where(and(sql`${images.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`, eq(images.user_id, authorId), eq(images.item_id, 0))),
+  ];
+}

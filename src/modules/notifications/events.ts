@@ -1,0 +1,210 @@
+/**
+ * Statement builders for the nine events (spec "Events", behaviour.md 3.12), for the batch of the write that
+ * causes them: the notification is written by the same atomic batch as the answer, comment, trash or delete.
+ *
+ * - A new row's id is not known before its batch runs, so create events are INSERT ... SELECT from the target
+ *   row, with the new id as a subquery (content/repo.ts `newestOf`): no extra round trip, and the receiver
+ *   (the target's author) is read by the insert itself.
+ * - Nobody is notified of their own action (DECISIONS.md): the SELECT skips a target whose author is the sender.
+ * - Each insert is followed by a COUNT(*) recount of the receiver's `notification_unread`, so the counter stays
+ *   exact whatever else runs concurrently (each D1 batch is a transaction).
+ */
+import { and, count, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { inIds, type IdSource } from "../../behaviours/id-source";
+import type { BatchStatement, Db } from "../../db/client";
+import { answers, articles, comments, notifications, questions, users } from "../../db/schema";
+import type { CommentableType } from "../comments/schema";
+import type { LifecycleEvent } from "../lifecycle/hooks";
+import type { NotificationType } from "./schema";
+
+type Value = number | string | SQL | SQLiteColumn;
+
+interface NotificationFields {
+  receiver_id: Value;
+  sender_id: Value;
+  type: Value;
+  article_id?: Value;
+  question_id?: Value;
+  answer_id?: Value;
+  comment_id?: Value;
+  reply_id?: Value;
+  content_deleted?: Value;
+  create_time: Value;
+}
+
+/**
+ * The SELECT list of an INSERT ... SELECT into notifications: every column in the table's order (drizzle
+ * requires it), unset ids 0, content_deleted '' and read_time 0 (unread).
+ */
+function notificationRow(fields: NotificationFields) {
+  const value = (v: Value | undefined, fallback: number | string) => sql`${v ?? fallback}`;
+  return {
+    // NULL makes SQLite assign the next notification_id.
+    notification_id: sql<number>`NULL`.as("notification_id"),
+    receiver_id: value(fields.receiver_id, 0).as("receiver_id"),
+    sender_id: value(fields.sender_id, 0).as("sender_id"),
+    type: value(fields.type, "").as("type"),
+    article_id: value(fields.article_id, 0).as("article_id"),
+    question_id: value(fields.question_id, 0).as("question_id"),
+    answer_id: value(fields.answer_id, 0).as("answer_id"),
+    comment_id: value(fields.comment_id, 0).as("comment_id"),
+    reply_id: value(fields.reply_id, 0).as("reply_id"),
+    content_deleted: value(fields.content_deleted, "").as("content_deleted"),
+    create_time: value(fields.create_time, 0).as("create_time"),
+    read_time: sql<number>`0`.as("read_time"),
+  };
+}
+
+/** Sets each listed user's `notification_unread` to the COUNT(*) of their unread rows, at this point of the batch. */
+export function recountUnread(db: Db, receivers: IdSource): BatchStatement {
+  const unread = db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.receiver_id, users.user_id), eq(notifications.read_time, 0)));
+  return db
+    .update(users)
+    .set({ notification_unread: sql`${unread}` })
+    .where(inIds(users.user_id, receivers));
+}
+
+/**
+ * The ids a comment's target adds (spec: comment_replied and comment_deleted): question_id for a question,
+ * article_id for an article, answer_id and its question_id for an answer (read whether or not the answer is
+ * trashed, behaviour.md 3.12), nothing for a reply.
+ */
+function targetIds(type: SQL | SQLiteColumn, id: SQL | SQLiteColumn) {
+  const questionOfAnswer = sql`(SELECT ${answers.question_id} FROM ${answers} WHERE ${answers.answer_id} = ${id})`;
+  return {
+    question_id: sql`CASE ${type} WHEN 'question' THEN ${id} WHEN 'answer' THEN COALESCE(${questionOfAnswer}, 0) ELSE 0 END`,
+    article_id: sql`CASE ${type} WHEN 'article' THEN ${id} ELSE 0 END`,
+    answer_id: sql`CASE ${type} WHEN 'answer' THEN ${id} ELSE 0 END`,
+  };
+}
+
+interface Authored {
+  table: SQLiteTable;
+  id: SQLiteColumn;
+  author: SQLiteColumn;
+}
+
+const authored = {
+  question: { table: questions, id: questions.question_id, author: questions.user_id },
+  answer: { table: answers, id: answers.answer_id, author: answers.user_id },
+  article: { table: articles, id: articles.article_id, author: articles.user_id },
+  comment: { table: comments, id: comments.comment_id, author: comments.user_id },
+} as const satisfies Record<CommentableType, Authored>;
+
+/** Notifies the author of one item (`fields` may use its columns), unless they are the sender; then recounts. */
+function notifyAuthor(
+  db: Db,
+  target: Authored,
+  targetId: number,
+  senderId: number,
+  fields: Omit<NotificationFields, "receiver_id" | "sender_id">,
+): BatchStatement[] {
+  const row = db
+    .select(notificationRow({ ...fields, receiver_id: target.author, sender_id: senderId }))
+    .from(target.table)
+    .where(and(eq(target.id, targetId), ne(target.author, senderId)));
+  const author = db.select({ id: target.author }).from(target.table).where(eq(target.id, targetId)).$dynamic();
+  return [db.insert(notifications).select(row), recountUnread(db, author)];
+}
+
+/** question_answered: to the question's author. `answerId` is the new answer's id as a subquery. */
+export function questionAnswered(db: Db, questionId: number, answerId: SQL, senderId: number, time: number): BatchStatement[] {
+  return notifyAuthor(db, authored.question, questionId, senderId, {
+    type: "question_answered" satisfies NotificationType,
+    question_id: questionId,
+    answer_id: answerId,
+    create_time: time,
+  });
+}
+
+/**
+ * A new comment on a question, answer or article, or a reply to a comment: question_commented,
+ * answer_commented, article_commented or comment_replied, to the target's author. `commentId` is the new
+ * comment's id as a subquery.
+ */
+export function commentPosted(db: Db, targetType: CommentableType, targetId: number, commentId: SQL, senderId: number, time: number): BatchStatement[] {
+  const target = authored[targetType];
+  switch (targetType) {
+    case "question":
+      return notifyAuthor(db, target, targetId, senderId, { type: "question_commented", question_id: targetId, comment_id: commentId, create_time: time });
+    case "article":
+      return notifyAuthor(db, target, targetId, senderId, { type: "article_commented", article_id: targetId, comment_id: commentId, create_time: time });
+    case "answer":
+      return notifyAuthor(db, target, targetId, senderId, {
+        type: "answer_commented",
+        question_id: answers.question_id,
+        answer_id: targetId,
+        comment_id: commentId,
+        create_time: time,
+      });
+    case "comment":
+      return notifyAuthor(db, target, targetId, senderId, {
+        type: "comment_replied",
+        ...targetIds(comments.commentable_type, comments.commentable_id),
+        comment_id: targetId,
+        reply_id: commentId,
+        create_time: time,
+      });
+  }
+}
+
+type DeletableType = "question" | "answer" | "article" | "comment";
+
+const deletedType: Record<DeletableType, NotificationType> = {
+  question: "question_deleted",
+  answer: "answer_deleted",
+  article: "article_deleted",
+  comment: "comment_deleted",
+};
+
+/** What a deleted item's notification carries, read from the row before the action (JSON field names). */
+const deletedIds: Record<DeletableType, (row: Record<string, unknown>) => Record<string, unknown>> = {
+  question: (row) => ({ question_id: row.question_id }),
+  article: (row) => ({ article_id: row.article_id }),
+  answer: (row) => ({ question_id: row.question_id, answer_id: row.answer_id }),
+  comment: (row) => ({ comment_id: row.comment_id, commentable_type: row.commentable_type, commentable_id: row.commentable_id }),
+};
+
+/**
+ * The lifecycle hook (modules/lifecycle/hooks.ts) for `*_deleted`: on trash (only live rows are trashed) and on
+ * hard delete of rows that were live before it (trash then delete notifies once); never on untrash, for
+ * topics (not registered), for cascaded children (the event lists only the rows the caller named), or to the
+ * actor. The snapshot is the row as it was before the action, with delete_time 0.
+ *
+ * All rows travel as ONE JSON parameter read with json_each: D1 allows 100 bound parameters per statement and
+ * a batch may hold 100 items.
+ */
+export function notifyDeleted(db: Db, event: LifecycleEvent): BatchStatement[] {
+  if (event.action === "untrash" || event.type === "topic") return [];
+  const type = event.type;
+  const rows = event.rows.filter((row) => row.delete_time === 0 && row.user_id !== event.actorId);
+  if (rows.length === 0) return [];
+  const items = rows.map((row) => ({
+    receiver_id: row.user_id,
+    content_deleted: JSON.stringify({ ...row, delete_time: 0 }),
+    ...deletedIds[type](row),
+  }));
+  const field = (name: string) => sql`json_extract(value, ${sql.raw(`'$.${name}'`)})`;
+  const ids =
+    type === "comment"
+      ? { comment_id: field("comment_id"), ...targetIds(field("commentable_type"), field("commentable_id")) }
+      : { article_id: sql`COALESCE(${field("article_id")}, 0)`, question_id: sql`COALESCE(${field("question_id")}, 0)`, answer_id: sql`COALESCE(${field("answer_id")}, 0)` };
+  const row = db
+    .select(
+      notificationRow({
+        receiver_id: field("receiver_id"),
+        sender_id: event.actorId,
+        type: deletedType[type],
+        ...ids,
+        content_deleted: field("content_deleted"),
+        create_time: event.time,
+      }),
+    )
+    .from(sql`json_each(${JSON.stringify(items)})`);
+  const receivers = [...new Set(rows.map((r) => r.user_id as number))];
+  return [db.insert(notifications).select(row), recountUnread(db, receivers)];
+}

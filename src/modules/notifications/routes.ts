@@ -1,0 +1,148 @@
+/**
+ * Notifications (spec "Notification", operation 6; behaviour.md 3.7; DECISIONS.md): the caller's own, listed,
+ * counted, marked read and deleted. Every route requires login and acts on the caller's notifications only.
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter } from "../../app-router";
+import { ok, page } from "../../lib/envelope";
+import { parseIdList } from "../../lib/ids";
+import { parseInclude } from "../../lib/include";
+import { authSecurity, nullResponse, okResponse, pageResponse, pathIds } from "../../lib/openapi";
+import { viewOf } from "../../lib/view";
+import { loginRequired, requireUser } from "../../middleware/context";
+import {
+  NOTIFICATION_INCLUDES,
+  NotificationCountSchema,
+  NotificationIncludeQuery,
+  NotificationPageQuery,
+  NotificationSchema,
+  TypeQuery,
+} from "./schema";
+import {
+  countNotifications,
+  deleteAllNotifications,
+  deleteNotifications,
+  listNotifications,
+  readAllNotifications,
+  readNotifications,
+} from "./service";
+
+const router = createRouter();
+const tags = ["notifications"];
+const security = authSecurity;
+const middleware = [loginRequired];
+const ids = pathIds("notification_ids");
+const includeOf = (query: { include?: string }) => parseInclude(query.include, NOTIFICATION_INCLUDES);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/notifications",
+    tags,
+    summary: "List my notifications",
+    description: "The caller's notifications, newest first. `type` keeps one kind; `read=true` keeps read ones, any other `read` value unread ones.",
+    security,
+    middleware,
+    request: { query: NotificationPageQuery },
+    responses: pageResponse(NotificationSchema),
+  }),
+  async (c) => {
+    const query = c.req.valid("query");
+    const result = await listNotifications(c.get("db"), viewOf(c), requireUser(c), query, includeOf(query));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/notifications/count",
+    tags,
+    summary: "Count my unread notifications",
+    security,
+    middleware,
+    request: { query: TypeQuery },
+    responses: okResponse(NotificationCountSchema),
+  }),
+  async (c) => ok(c, await countNotifications(c.get("db"), requireUser(c), c.req.valid("query").type)),
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/notifications/read",
+    tags,
+    summary: "Mark all my notifications read",
+    description: "Only the caller's (of `type`, when given); already read ones keep their read_time.",
+    security,
+    middleware,
+    request: { query: TypeQuery },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await readAllNotifications(c.get("db"), requireUser(c), c.req.valid("query").type);
+    return ok(c, null);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "post",
+    path: "/notifications/{notification_ids}/read",
+    tags,
+    summary: "Mark notifications read",
+    description:
+      "Spec operation 6. One id or up to 100 comma-separated (more, or a part that is not an id: 200001). Marks the " +
+      "caller's unread ones read (a read one keeps its read_time) and answers the caller's ones among the ids, in the " +
+      "order listed, as one page; others' ids are skipped. A single id (no comma) that is not the caller's: 208001.",
+    security,
+    middleware,
+    request: { params: ids, query: NotificationIncludeQuery },
+    responses: pageResponse(NotificationSchema),
+  }),
+  async (c) => {
+    const raw = c.req.valid("param").notification_ids as string;
+    const list = parseIdList(raw, "notification_ids");
+    const single = !raw.includes(",");
+    const result = await readNotifications(c.get("db"), viewOf(c), requireUser(c), list, single, includeOf(c.req.valid("query")));
+    return page(c, result.data, result.pagination);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "delete",
+    path: "/notifications/{notification_ids}",
+    tags,
+    summary: "Delete notifications",
+    description: "One id or up to 100 comma-separated. Only the caller's are deleted; others' and unknown ids are silently skipped.",
+    security,
+    middleware,
+    request: { params: ids },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await deleteNotifications(c.get("db"), requireUser(c), parseIdList(c.req.valid("param").notification_ids as string, "notification_ids"));
+    return ok(c, null);
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "delete",
+    path: "/notifications",
+    tags,
+    summary: "Delete all my notifications",
+    description: "Only the caller's (of `type`, when given).",
+    security,
+    middleware,
+    request: { query: TypeQuery },
+    responses: nullResponse,
+  }),
+  async (c) => {
+    await deleteAllNotifications(c.get("db"), requireUser(c), c.req.valid("query").type);
+    return ok(c, null);
+  },
+);
+
+export default router;

@@ -1,0 +1,102 @@
+/**
+ * Zod schemas of the notifications routes (spec "Notification", operation 6, "Events"; behaviour.md 2.1, 3.7):
+ * the nine kinds, the record with its relationships, and the queries.
+ */
+import { includeQuery, pageQuery, relationships, z } from "../../lib/openapi";
+import { UserSummarySchema } from "../content/schema";
+import { QuestionSummarySchema } from "../questions/schema";
+
+/** The nine kinds of the spec's Events table; nothing else ever notifies (behaviour.md 3.12). */
+export const NOTIFICATION_TYPES = [
+  "question_answered",
+  "question_commented",
+  "question_deleted",
+  "article_commented",
+  "article_deleted",
+  "answer_commented",
+  "answer_deleted",
+  "comment_replied",
+  "comment_deleted",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const NOTIFICATION_INCLUDES = ["receiver", "sender", "article", "question", "answer", "comment", "reply"] as const;
+export type NotificationInclude = (typeof NOTIFICATION_INCLUDES)[number];
+
+const int = () => z.number().int();
+
+// Unnamed, as in the reports module: the shared summaries are not registered components yet.
+const ArticleSummarySchema = z.object({ article_id: int(), title: z.string(), create_time: int(), update_time: int() });
+const AnswerSummarySchema = z.object({
+  answer_id: int(),
+  question_id: int(),
+  content_summary: z.string().openapi({ description: "the first 80 characters of the tag-stripped answer" }),
+  create_time: int(),
+  update_time: int(),
+});
+const CommentSummarySchema = z.object({
+  comment_id: int(),
+  content_summary: z.string().openapi({ description: "the first 80 characters of the comment" }),
+  create_time: int(),
+  update_time: int(),
+});
+
+const related = <T extends z.ZodType>(schema: T, what: string) =>
+  schema.nullable().optional().openapi({ description: `when asked: ${what}; null when its id is 0 or it is missing or trashed` });
+
+const idField = (what: string) => int().openapi({ description: `${what}; 0 when the kind carries none` });
+
+export const NotificationSchema = z
+  .object({
+    notification_id: int(),
+    receiver_id: int(),
+    sender_id: int().openapi({ description: "the user whose action caused it" }),
+    type: z.enum(NOTIFICATION_TYPES),
+    article_id: idField("article"),
+    question_id: idField("question"),
+    answer_id: idField("answer"),
+    comment_id: idField("comment (for comment_replied: the comment replied to)"),
+    reply_id: idField("the reply (comment_replied only)"),
+    content_deleted: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({
+        description:
+          "for the *_deleted kinds: the item as it was before deletion, in its Question/Article/Answer/Comment record " +
+          "shape (delete_time for administrators only, no relationships); null for the other kinds",
+      }),
+    create_time: int(),
+    read_time: int().openapi({ description: "0 while unread" }),
+    relationships: relationships({
+      receiver: related(UserSummarySchema, "the receiver"),
+      sender: related(UserSummarySchema, "the sender"),
+      article: related(ArticleSummarySchema, "article_id's summary"),
+      question: related(QuestionSummarySchema, "question_id's summary"),
+      answer: related(AnswerSummarySchema, "answer_id's summary"),
+      comment: related(CommentSummarySchema, "comment_id's summary"),
+      reply: related(CommentSummarySchema, "reply_id's summary"),
+    }).openapi({ description: "present when `include` asks for any; for a *_deleted kind the deleted item's key is absent" }),
+  })
+  .openapi("Notification");
+
+export type Notification = z.infer<typeof NotificationSchema>;
+
+const typeFilter = z
+  .enum(NOTIFICATION_TYPES, { error: `must be one of: ${NOTIFICATION_TYPES.join(", ")}` })
+  .optional()
+  .openapi({ description: "only this kind (another value: 200001)" });
+
+export const TypeQuery = z.object({ type: typeFilter });
+
+export const NotificationPageQuery = z.object({
+  ...pageQuery,
+  include: includeQuery(NOTIFICATION_INCLUDES),
+  type: typeFilter,
+  read: z.string().optional().openapi({ description: "`true`: read ones only; any other value: unread ones only; absent: all" }),
+});
+
+export const NotificationIncludeQuery = z.object({ include: includeQuery(NOTIFICATION_INCLUDES) });
+
+export const NotificationCountSchema = z.object({ notification_count: int().openapi({ description: "unread notifications" }) });
+
+export type NotificationPageQueryInput = z.infer<typeof NotificationPageQuery>;

@@ -1,0 +1,135 @@
+/**
+ * Rules of the notifications routes (behaviour.md 3.7, spec operation 6, DECISIONS.md): everything is scoped to
+ * the caller. A read is one batch after authentication (page, total and every include); a write is one batch
+ * carrying the change, the COUNT(*) recount of the caller's `notification_unread` and, for the batch read, the
+ * records it answers with.
+ */
+import type { IdSource } from "../../behaviours/id-source";
+import { runBatch, type Db } from "../../db/client";
+import type { Caller } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { paginate, parsePage } from "../../lib/pagination";
+import { now } from "../../lib/time";
+import type { View } from "../../lib/view";
+import { loadByIds, loadPage, type Page } from "../content/page";
+import {
+  answerSummary,
+  articleSummary,
+  commentSummary,
+  presentRecord,
+  questionSummary,
+  type AnswerRow,
+  type ArticleRow,
+  type CommentRow,
+  type QuestionRow,
+  type Relationships,
+} from "../content/present";
+import type { Relation } from "../content/relations";
+import { presentUserSummary, type UserRow } from "../users/present";
+import {
+  countUnread,
+  markRead,
+  notificationsOf,
+  ownNotifications,
+  removeNotifications,
+  selectRelated,
+  type NotificationFilter,
+  type NotificationRow,
+} from "./repo";
+import type { Notification, NotificationInclude, NotificationPageQueryInput, NotificationType } from "./schema";
+
+type Row = Record<string, unknown> & { nid: number };
+
+const summaries: Record<NotificationInclude, (row: Row, view: View) => unknown> = {
+  receiver: (row, view) => presentUserSummary(row as unknown as UserRow, view),
+  sender: (row, view) => presentUserSummary(row as unknown as UserRow, view),
+  question: (row) => questionSummary(row as unknown as QuestionRow),
+  article: (row) => articleSummary(row as unknown as ArticleRow),
+  answer: (row) => answerSummary(row as unknown as AnswerRow),
+  comment: (row) => commentSummary(row as unknown as CommentRow),
+  reply: (row) => commentSummary(row as unknown as CommentRow),
+};
+
+/** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
+function notificationRelation(db: Db, view: View, include: Set<NotificationInclude>): ((ids: IdSource) => Relation) | null {
+  if (include.size === 0) return null;
+  const names = [...include];
+  return (ids) => ({
+    statements: names.map((name) => selectRelated(db, name, ids)),
+    resolve(results) {
+      const found = names.map((name) => [name, new Map((results.shift() as Row[]).map((row) => [row.nid, row]))] as const);
+      return (id) => Object.fromEntries(found.map(([name, rows]) => [name, rows.has(id) ? summaries[name](rows.get(id)!, view) : null]));
+    },
+  });
+}
+
+/** The item a `*_deleted` kind deleted: its key is left out of relationships (DECISIONS.md). */
+const deletedKey: Partial<Record<NotificationType, NotificationInclude>> = {
+  question_deleted: "question",
+  article_deleted: "article",
+  answer_deleted: "answer",
+  comment_deleted: "comment",
+};
+
+/**
+ * The record: every column, content_deleted as the deleted item's record (delete_time for administrators
+ * only, via presentRecord) or null for the kinds that carry none.
+ */
+const presentNotification =
+  (view: View) =>
+  (row: NotificationRow, relationships: Relationships | undefined): Notification => {
+    const snapshot = row.content_deleted ? presentRecord(JSON.parse(row.content_deleted) as { delete_time: number }, view) : null;
+    const deleted = deletedKey[row.type as NotificationType];
+    const shown = relationships && Object.fromEntries(Object.entries(relationships).filter(([name]) => name !== deleted));
+    return { ...row, content_deleted: snapshot, ...(shown && { relationships: shown }) } as Notification;
+  };
+
+/** `read`: absent → all; `true` → read ones; any other value → unread ones (behaviour.md 3.7). */
+export const readFilter = (read: string | undefined): boolean | undefined => (read === undefined ? undefined : read === "true");
+
+/** GET /notifications: the caller's, newest first, filtered by type and read state. */
+export function listNotifications(db: Db, view: View, caller: Caller, query: NotificationPageQueryInput, include: Set<NotificationInclude>): Promise<Page<Notification>> {
+  const filter: NotificationFilter = { type: query.type, read: readFilter(query.read) };
+  return loadPage(db, notificationsOf(caller.user_id, filter), parsePage(query), notificationRelation(db, view, include), presentNotification(view));
+}
+
+/** GET /notifications/count: the caller's unread ones, of a type if asked. */
+export async function countNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<{ notification_count: number }> {
+  const [row] = await countUnread(db, caller.user_id, type);
+  return { notification_count: row?.n ?? 0 };
+}
+
+/**
+ * POST /notifications/{ids}/read (spec operation 6): marks the caller's unread ones among `ids` read and
+ * answers the caller's ones among `ids`, in the order asked, with a pagination of one page holding them all
+ * (DECISIONS.md: the spec's pagination). Others' ids are skipped; a single id that is not the caller's is
+ * 208001.
+ */
+export async function readNotifications(
+  db: Db,
+  view: View,
+  caller: Caller,
+  ids: number[],
+  single: boolean,
+  include: Set<NotificationInclude>,
+): Promise<Page<Notification>> {
+  const writes = markRead(db, caller.user_id, now(), { ids });
+  const data = await loadByIds(db, ownNotifications(caller.user_id), ids, notificationRelation(db, view, include), presentNotification(view), writes);
+  if (single && data.length === 0) throw new ApiError("NOTIFICATION_NOT_FOUND");
+  return { data, pagination: paginate({ page: 1, per_page: ids.length, offset: 0 }, data.length) };
+}
+
+/** POST /notifications/read: all the caller's unread ones (of a type) are read. */
+export async function readAllNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<void> {
+  await runBatch(db, markRead(db, caller.user_id, now(), { type }));
+}
+
+/** DELETE /notifications/{ids}: the caller's among `ids`; others' are silently skipped. */
+export async function deleteNotifications(db: Db, caller: Caller, ids: number[]): Promise<void> {
+  await runBatch(db, removeNotifications(db, caller.user_id, { ids }));
+}
+
+/** DELETE /notifications: all the caller's (of a type). */
+export async function deleteAllNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<void> {
+  await runBatch(db, removeNotifications(db, caller.user_id, { type }));
+}
