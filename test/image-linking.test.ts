@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { imageKeysIn } from "../src/modules/images/linking";
-import { get, patch, post } from "./helpers/api";
+import { call, get, patch, post } from "./helpers/api";
 import { createTopic } from "./helpers/content";
 import { createUser, type TestUser } from "./helpers/factories";
 import { picture } from "./fixtures/pictures";
@@ -66,5 +66,26 @@ describe("images referenced from content", () => {
     const stranger = await uploadImage(other);
     await post("/api/questions", { token: owner.token, body: { title: "Borrowed", content_markdown: `![x](${stranger.release})`, topic_ids: [topic] } });
     expect(await linkOf(stranger.key)).toEqual({ item_type: null, item_id: 0 });
+  });
+
+  it("deletes a hard-deleted question's images, its answers' too, rows and files", async () => {
+    const author = await createUser();
+    const admin = await createUser({ role: "admin" });
+    const topic = await createTopic();
+    const [own, ofAnswer, unrelated] = [await uploadImage(author), await uploadImage(author), await uploadImage(author)];
+    const question = await post("/api/questions", { token: author.token, body: { title: "Pictured", content_markdown: `![x](${own.release})`, topic_ids: [topic] } });
+    const questionId = question.body.data.question_id;
+    await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_markdown: `![y](${ofAnswer.release})` } });
+    const filesOf = (release: string) => [release, release.replace("_release", ""), release.replace("_release", "_thumb")].map((url) => url.slice(url.indexOf("/upload/") + 8));
+    for (const path of filesOf(own.release)) expect(await env.BUCKET.head(path)).not.toBeNull();
+
+    const res = await call("DELETE", `/api/questions/${questionId}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(await linkOf(own.key)).toBeNull();
+    expect(await linkOf(ofAnswer.key)).toBeNull();
+    for (const path of [...filesOf(own.release), ...filesOf(ofAnswer.release)]) expect(await env.BUCKET.head(path)).toBeNull();
+    expect(await linkOf(unrelated.key)).toEqual({ item_type: null, item_id: 0 });
+    for (const path of filesOf(unrelated.release)) expect(await env.BUCKET.head(path)).not.toBeNull();
   });
 });

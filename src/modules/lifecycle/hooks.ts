@@ -1,8 +1,9 @@
 /**
- * Where other modules add their part to a trash, untrash or delete, inside the same batch. The images module
- * (behaviour.md 7: a hard delete removes the item's image rows and files) and the notifications module
- * (behaviour.md 3.12: `*_deleted` to the author on trash, and on delete of an item that was not already in the
- * trash; none for topics, cascaded removals, untrash, or the author's own action) register here.
+ * Where other modules add their part to a trash, untrash or delete, inside the same batch: the notifications
+ * module (behaviour.md 3.12: `*_deleted` to the author on trash, and on delete of an item that was not already
+ * in the trash; none for topics, cascaded removals, untrash, or the author's own action) registers here. A
+ * delete's linked images (rows in the batch, files after it) are handled by the delete itself (service.ts),
+ * since their files need what the delete's read found.
  *
  * A hook's statements run after the rows' `delete_time` and the counters have been written and, for a delete,
  * before any row is removed: they can still read the items and their children (e.g. a question's answers).

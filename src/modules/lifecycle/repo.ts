@@ -8,6 +8,10 @@ export interface TargetRow extends Record<string, unknown> {
   delete_time: number;
 }
 
+export function selectTargetsStatement(db: Db, kind: ContentKind, ids: number[]) {
+  return db.select(kind.columns).from(kind.table).where(inIds(kind.id, ids));
+}
+
 export async function selectTargets(db: Db, kind: ContentKind, ids: number[]): Promise<TargetRow[]> {
-  return (await db.select(kind.columns).from(kind.table).where(inIds(kind.id, ids))) as TargetRow[];
+  return (await selectTargetsStatement(db, kind, ids)) as TargetRow[];
 }

@@ -90,7 +90,8 @@ for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string
       const raw = paramOf(c.req.valid("param"), id);
       // Access before validation: a list is for administrators whatever it holds.
       const caller = isList(raw) ? requireAdmin(c) : requireUser(c);
-      await remove(c.get("db"), caller, c.get("options"), targetsOf(type, raw, id));
+      const files = { bucket: c.env.BUCKET, waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work) };
+      await remove(c.get("db"), caller, c.get("options"), targetsOf(type, raw, id), files);
       return ok(c, null);
     },
   );

@@ -18,7 +18,8 @@ import { contentKinds, type ContentType } from "../content/kinds";
 import { recordsByIds } from "../content/page";
 import { hookStatements, type LifecycleAction } from "./hooks";
 import { recordKinds, type LifecycleRecord } from "./records";
-import { selectTargets, type TargetRow } from "./repo";
+import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
+import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
 
 /** The listed ids of a kind; `single` when the path named one id (it then answers one record or an error). */
 export interface Targets {
@@ -73,10 +74,11 @@ export async function move(
  * then the author rules (administrators are exempt). A missing topic is a silent success (behaviour.md 3.5),
  * and a list (administrators only) deletes the rows found, live or trashed, and never fails.
  */
-export async function remove(db: Db, caller: Caller, options: SiteOptions, targets: Targets): Promise<void> {
+export async function remove(db: Db, caller: Caller, options: SiteOptions, targets: Targets, files: FileCleanup): Promise<void> {
   const { type } = targets;
   const kind = contentKinds[type];
-  const rows = await selectTargets(db, kind, targets.ids);
+  const [found, linkedImages = []] = await runBatch(db, [selectTargetsStatement(db, kind, targets.ids), ...selectItemImages(db, type, targets.ids)]);
+  const rows = found as TargetRow[];
   const time = now();
   if (targets.single && type !== "topic") {
     const [row] = rows;
@@ -84,6 +86,18 @@ export async function remove(db: Db, caller: Caller, options: SiteOptions, targe
     assertAuthorMay(type, "delete", row as TargetRow & { user_id: number; create_time: number }, caller, options, time);
   }
   if (rows.length === 0) return;
-  const extra = hookStatements(db, { type, action: "delete", rows, actorId: caller.user_id, time });
+  const extra = [
+    ...hookStatements(db, { type, action: "delete", rows, actorId: caller.user_id, time }),
+    ...deleteItemImages(db, type, rows.map(idOf(type))),
+  ];
   await runBatch(db, deleteStatements(db, type, inListedOrder(targets, rows), time, extra));
+  const images = linkedImages as { key: string; create_time: number }[];
+  // Only once the rows are gone: a failed batch must not leave rows pointing at deleted files.
+  if (images.length) files.waitUntil(deleteImageFiles(files.bucket, images));
+}
+
+/** Where a delete removes stored files after its batch commits. */
+export interface FileCleanup {
+  bucket: R2Bucket;
+  waitUntil(work: Promise<unknown>): void;
 }

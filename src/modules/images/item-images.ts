@@ -1,0 +1,38 @@
+/**
+ * The images linked to items that are being hard-deleted (behaviour.md 3.13: an item's images go with it,
+ * rows and files; a question's include those of its answers). The rows are read in the delete's own read
+ * round trip and deleted in its batch; the files are removed from R2 once that batch has committed.
+ */
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import type { BatchStatement, Db } from "../../db/client";
+import { answers, images } from "../../db/schema";
+import { CONTENT_IMAGE_SIZES, deleteImageSet } from "../../lib/storage";
+import type { ContentType } from "../content/kinds";
+import { imagePath } from "./present";
+
+type ImageItem = "question" | "answer" | "article";
+const isImageItem = (type: ContentType): type is ImageItem => type === "question" || type === "answer" || type === "article";
+
+function linkedTo(type: ImageItem, ids: number[]): SQL {
+  const list = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const own = and(eq(images.item_type, type), sql`${images.item_id} IN ${list}`)!;
+  if (type !== "question") return own;
+  const ofAnswers = sql`${images.item_id} IN (SELECT ${answers.answer_id} FROM ${answers} WHERE ${answers.question_id} IN ${list})`;
+  return or(own, and(eq(images.item_type, "answer"), ofAnswers))!;
+}
+
+/** The linked images' keys and times (their R2 paths), or nothing for kinds that hold no images. */
+export function selectItemImages(db: Db, type: ContentType, ids: number[]): BatchStatement[] {
+  if (!isImageItem(type) || ids.length === 0) return [];
+  return [db.select({ key: images.key, create_time: images.create_time }).from(images).where(linkedTo(type, ids))];
+}
+
+export function deleteItemImages(db: Db, type: ContentType, ids: number[]): BatchStatement[] {
+  if (!isImageItem(type) || ids.length === 0) return [];
+  return [db.delete(images).where(linkedTo(type, ids))];
+}
+
+/** Removes the files of image rows already deleted from D1. */
+export function deleteImageFiles(bucket: R2Bucket, rows: { key: string; create_time: number }[]): Promise<void> {
+  return deleteImageSet(bucket, rows.map(imagePath), CONTENT_IMAGE_SIZES);
+}
