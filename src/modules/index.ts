@@ -2,6 +2,7 @@
 import answers from "./answers/routes";
 import articles from "./articles/routes";
 import auth from "./auth/routes";
+import avatars from "./avatars/routes";
 import comments from "./comments/routes";
 import emails from "./emails/routes";
 import files from "./files/routes";
@@ -16,6 +17,6 @@ import topics from "./topics/routes";
 import users from "./users/routes";
 import votes from "./votes/routes";
 
-export const routers = [options, auth, users, topics, questions, answers, articles, comments, votes, lifecycle, reports, notifications, images, stats, emails];
+export const routers = [options, auth, users, avatars, topics, questions, answers, articles, comments, votes, lifecycle, reports, notifications, images, stats, emails];
 
 export const fileRouter = files;

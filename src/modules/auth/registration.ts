@@ -12,6 +12,7 @@ import { validationError, type ApiError } from "../../lib/errors";
 import { sendMail, welcomeMail } from "../../lib/mail";
 import { hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
+import { withDefaultAvatar } from "../avatars/service";
 import { ensureAdminStatements } from "../users/bootstrap";
 import { codeAddress, sendCode, verifyCode } from "./email-codes";
 import { byEmail, byUsername, deleteCode, insertUser, selectCode, selectUserId } from "./repo";
@@ -84,5 +85,6 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
       console.error(`welcome mail to user ${user.user_id} failed:`, error),
     ),
   );
-  return user;
+  // Generated now that the id (its folder) is known; never fails the registration.
+  return withDefaultAvatar(c, user);
 }

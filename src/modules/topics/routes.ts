@@ -10,9 +10,10 @@ import { mountFollowerRoutes } from "../../behaviours/followable-routes";
 import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
+import { authSecurity, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired } from "../../middleware/context";
+import { createTopicFromForm, editTopicFromForm, isForm, readCreateForm, readEditForm, topicBody, validJson } from "./cover";
 import { TOPIC_INCLUDES, TopicCreateBody, TopicEditBody, TopicIncludeQuery, TopicListQuery, TopicPageQuery, TopicSchema } from "./schema";
 import { createTopic, editTopic, getTopic, listFollowedTopics, listTopics } from "./service";
 
@@ -40,10 +41,14 @@ router.openapi(
     description: "A name already used by a live topic (case-insensitively) is a 200001 on `name` with status 409.",
     security: authSecurity,
     middleware: [adminRequired],
-    request: { query: TopicIncludeQuery, body: jsonBody(TopicCreateBody) },
+    request: { query: TopicIncludeQuery, body: topicBody(TopicCreateBody, true) },
     responses: okResponse(TopicSchema),
   }),
-  async (c) => ok(c, await createTopic(c.get("db"), viewOf(c), c.req.valid("json"), includeOf(c.req.valid("query")))),
+  async (c) => {
+    const [db, view, include] = [c.get("db"), viewOf(c), includeOf(c.req.valid("query"))];
+    if (isForm(c.req.raw)) return ok(c, await createTopicFromForm(db, c.env.BUCKET, view, await readCreateForm(c.req.raw), include));
+    return ok(c, await createTopic(db, view, validJson(c, TopicCreateBody), include));
+  },
 );
 
 router.openapi(
@@ -70,11 +75,13 @@ for (const method of ["post", "patch"] as const) {
       description: "Only the fields sent change. A live topic only (205001); a taken name is a 200001 on `name` with status 409.",
       security: authSecurity,
       middleware: [adminRequired],
-      request: { params: TopicIdParam, query: TopicIncludeQuery, body: jsonBody(TopicEditBody) },
+      request: { params: TopicIdParam, query: TopicIncludeQuery, body: topicBody(TopicEditBody, false) },
       responses: okResponse(TopicSchema),
     }),
     async (c) => {
-      return ok(c, await editTopic(c.get("db"), viewOf(c), c.req.valid("param").topic_id, c.req.valid("json"), includeOf(c.req.valid("query"))));
+      const [db, view, id, include] = [c.get("db"), viewOf(c), c.req.valid("param").topic_id, includeOf(c.req.valid("query"))];
+      if (isForm(c.req.raw)) return ok(c, await editTopicFromForm(db, c.env.BUCKET, view, id, await readEditForm(c.req.raw), include));
+      return ok(c, await editTopic(db, view, id, validJson(c, TopicEditBody), include));
     },
   );
 }

@@ -25,12 +25,13 @@ export type Topic = z.infer<typeof TopicSchema>;
 export const TopicCreateBody = z
   .object({ name: trimmedText(20), description: trimmedText(1000) })
   .openapi("TopicCreate", {
-    description: "Names are unique case-insensitively among live topics. Cover uploads come with the images work; the default cover is shown.",
+    description: "Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown.",
   });
 
 export const TopicEditBody = TopicCreateBody.partial().openapi("TopicEdit", { description: "Only the fields sent change." });
 
-export type TopicChanges = z.infer<typeof TopicEditBody>;
+/** `cover`: the stored path of a new cover, set by multipart edits (cover.ts), never by the JSON body. */
+export type TopicChanges = z.infer<typeof TopicEditBody> & { cover?: string };
 
 const include = includeQuery(TOPIC_INCLUDES);
 
