@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../lib/errors";
+import { readLimited } from "../lib/read-limited";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 20 * 1024 * 1024;
@@ -15,32 +16,6 @@ const isForm = (type: string) => /^(multipart\/form-data|application\/x-www-form
 
 function tooLarge(limit: number): ApiError {
   return new ApiError("BODY_TOO_LARGE", { errors: { body: `at most ${limit} bytes` } });
-}
-
-/**
- * The body's bytes, refused as soon as they pass `limit`: a chunked body declares no length, and buffering
- * all of it first could exhaust the isolate's memory before the size check.
- */
-async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk.value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 export const normaliseBody: MiddlewareHandler = async (c, next) => {
@@ -52,7 +27,7 @@ export const normaliseBody: MiddlewareHandler = async (c, next) => {
   if (declared > limit) throw tooLarge(limit);
   if (isForm(type)) return next();
 
-  const text = new TextDecoder().decode(await readLimited(c.req.raw.body, limit)).trim() || "{}";
+  const text = new TextDecoder().decode(await readLimited(c.req.raw.body, limit, () => tooLarge(limit))).trim() || "{}";
   const headers = new Headers(c.req.raw.headers);
   headers.set("content-type", "application/json");
   headers.delete("content-length");

@@ -5,6 +5,7 @@
  */
 import { stripTags } from "../sanitize";
 import { ImageError } from "./image-error";
+import { readLimited } from "../read-limited";
 
 /** Room for the multipart boundaries, part headers and small text fields around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -18,27 +19,6 @@ export interface UploadedFile {
 
 const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
-async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number, fileLimit: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ImageError(`the file is too large: at most ${mebibytes(fileLimit)}`, true);
-    }
-    chunks.push(chunk.value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /**
  * A multipart/form-data body whose file (named `field` in refusals) may be at most `limit` bytes, parsed; the
@@ -50,7 +30,7 @@ export async function readUploadForm(request: Request, field: string, limit: num
   const tooLarge = new ImageError(`the file is too large: at most ${mebibytes(limit)}`, true);
   if (Number(request.headers.get("content-length") ?? 0) > limit + MULTIPART_OVERHEAD) throw tooLarge;
 
-  const body = await readLimited(request.body, limit + MULTIPART_OVERHEAD, limit);
+  const body = await readLimited(request.body, limit + MULTIPART_OVERHEAD, () => tooLarge);
   try {
     return await new Response(body, { headers: { "content-type": type } }).formData();
   } catch {
