@@ -14,8 +14,14 @@ import { cors } from "./middleware/cors";
 import { meteredDb } from "./middleware/server-timing";
 import { fileRouter, routers } from "./modules";
 
-function errorResponse(c: Context, error: ApiError, headers?: Record<string, string>) {
-  return c.json(error.toBody(), error.status, headers);
+/**
+ * The one exit for errors. `LEGACY_ERROR_STATUS=true` answers them with HTTP 200, as the original did: the
+ * official MDClub SDK's default adapters (mdui.jq, jQuery, axios) turn any non-2xx answer into their own
+ * "network error" 999999 and drop the body, so front ends built on them would lose the code, the field
+ * messages and the captcha a refused login carries.
+ */
+function errorResponse(c: Context<AppEnv>, error: ApiError, headers?: Record<string, string>) {
+  return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, headers);
 }
 
 /**

@@ -9,6 +9,8 @@ export interface Bindings {
   BUCKET: R2Bucket;
   /** "false" removes the Server-Timing header. */
   SERVER_TIMING?: string;
+  /** "true" answers errors with HTTP 200 (the original's way) for front ends built on the MDClub SDK. */
+  LEGACY_ERROR_STATUS?: string;
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME?: string;
   ADMIN_EMAIL?: string;

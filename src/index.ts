@@ -2,12 +2,13 @@
 import { createApp } from "./app";
 import { createDb, D1Meter } from "./db/client";
 import type { Bindings } from "./env";
+import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
 
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => app.fetch(overrideMethod(request), env, ctx),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(purgeExpired(createDb(env.DB, new D1Meter())));
   },
