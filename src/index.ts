@@ -1,6 +1,6 @@
 /** Worker entry: the HTTP API and the hourly clean-up of expired tokens, codes and throttle events. */
 import { createApp } from "./app";
-import { createDb, D1Meter } from "./db/client";
+import { backgroundDb } from "./db/client";
 import type { Bindings } from "./env";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
@@ -10,6 +10,6 @@ const app = createApp();
 export default {
   fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => app.fetch(overrideMethod(request), env, ctx),
   async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(purgeExpired(createDb(env.DB, new D1Meter())));
+    ctx.waitUntil(purgeExpired(backgroundDb(env.DB)));
   },
 } satisfies ExportedHandler<Bindings>;

@@ -76,6 +76,9 @@ export function createDb(binding: D1Database, meter: D1Meter) {
 
 export type Db = ReturnType<typeof createDb>;
 
+/** A client for work off the response path (`waitUntil`, cron): its round trips count against no request. */
+export const backgroundDb = (binding: D1Database): Db => createDb(binding, new D1Meter());
+
 type Statement = Parameters<Db["batch"]>[0][number];
 
 /**

@@ -105,5 +105,5 @@ export function validationError(errors: FieldErrors, status?: ContentfulStatusCo
   return new ApiError("VALIDATION", { errors, status });
 }
 
-/** Every code the API can answer with, for the OpenAPI description. */
+/** Every reason's code and status, by name (test/lib.test.ts holds the table to the reference with it). */
 export const errorCodes = Object.fromEntries(Object.entries(table).map(([name, [code, status]]) => [name, { code, status }]));

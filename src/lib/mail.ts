@@ -133,29 +133,25 @@ function layout(siteName: string, body: string): string {
   return `<!DOCTYPE html><html><body style="font-family:sans-serif;line-height:1.5">${body}<p style="color:#888">${escapeHtml(siteName)}</p></body></html>`;
 }
 
-/** Codes go inside <strong> so they stand out (and tests can find them). */
-const codeLine = (code: string) => `<p style="font-size:20px">Your code: <strong>${escapeHtml(code)}</strong></p>`;
-
-export function registerCodeMail(siteName: string, code: string): MailContent {
+/** A mail carrying a one-hour code for `purpose`; the code goes inside <strong> so it stands out (and tests can find it). */
+function codeMail(siteName: string, code: string, subject: string, purpose: string, ignoring = ""): MailContent {
   return {
-    subject: `Your sign-up code for ${siteName}`,
+    subject,
     html: layout(
       siteName,
-      `<p>Use this code to finish creating your account on ${escapeHtml(siteName)}. It is valid for one hour.</p>${codeLine(code)}` +
-        "<p>If you did not ask for it, ignore this mail.</p>",
+      `<p>Use this code to ${purpose} on ${escapeHtml(siteName)}. It is valid for one hour.</p>` +
+        `<p style="font-size:20px">Your code: <strong>${escapeHtml(code)}</strong></p>` +
+        `<p>If you did not ask for it, ignore this mail${ignoring}.</p>`,
     ),
   };
 }
 
+export function registerCodeMail(siteName: string, code: string): MailContent {
+  return codeMail(siteName, code, `Your sign-up code for ${siteName}`, "finish creating your account");
+}
+
 export function passwordResetCodeMail(siteName: string, code: string): MailContent {
-  return {
-    subject: `Your password reset code for ${siteName}`,
-    html: layout(
-      siteName,
-      `<p>Use this code to set a new password on ${escapeHtml(siteName)}. It is valid for one hour.</p>${codeLine(code)}` +
-        "<p>If you did not ask for it, ignore this mail: your password stays as it is.</p>",
-    ),
-  };
+  return codeMail(siteName, code, `Your password reset code for ${siteName}`, "set a new password", ": your password stays as it is");
 }
 
 export function welcomeMail(siteName: string, username: string): MailContent {

@@ -4,6 +4,7 @@
  * item (and its NOT_FOUND) is the caller's job, before this.
  */
 import type { Caller } from "../env";
+import { isAdmin } from "../middleware/context";
 import type { SiteOptions } from "../modules/options/fields";
 import { ApiError, type ErrorName } from "./errors";
 
@@ -26,7 +27,7 @@ export function authorRefusal(
   options: SiteOptions,
   time: number,
 ): ErrorName | null {
-  if (caller.role === "admin") return null;
+  if (isAdmin(caller)) return null;
   const prefix = `${kind.toUpperCase()}_CANT_${action.toUpperCase()}`;
   const setting = (suffix: string) => options[`${kind}_can_${action}${suffix}`];
   if (item.user_id !== caller.user_id) return `${prefix}_NOT_AUTHOR` as ErrorName;

@@ -5,7 +5,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { createDb, D1Meter, runBatch, type BatchStatement, type Db } from "../db/client";
+import { backgroundDb, runBatch, type BatchStatement, type Db } from "../db/client";
 import { tokens, users } from "../db/schema";
 import type { AppEnv, Caller } from "../env";
 import { sha256Hex } from "../lib/crypto";
@@ -18,7 +18,6 @@ import { userColumns } from "../modules/users/repo";
 /** Tokens last 15 days and are renewed on use at most once a day (DECISIONS.md). */
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
-
 
 export function readToken(c: Context): string | null {
   const header = c.req.header("token");
@@ -55,9 +54,8 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       caller = row.user;
       if (TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
         // Sliding expiry: off the response path, so it costs the client no round trip.
-        const background = createDb(c.env.DB, new D1Meter());
         c.executionCtx.waitUntil(
-          background.update(tokens).set({ expire_time: time + TOKEN_LIFETIME, update_time: time }).where(eq(tokens.token, tokenHash)).run(),
+          backgroundDb(c.env.DB).update(tokens).set({ expire_time: time + TOKEN_LIFETIME, update_time: time }).where(eq(tokens.token, tokenHash)).run(),
         );
       }
     }

@@ -81,5 +81,3 @@ export type ArticleCreate = z.infer<typeof ArticleCreateBody>;
 export const ArticleEditBody = z
   .object({ title: titleField.optional(), ...contentFields, topic_ids: topicIdsField.optional() })
   .openapi("ArticleEdit", { description: "Only the fields sent change; topic_ids replaces the whole set." });
-
-export type ArticleEdit = z.infer<typeof ArticleEditBody>;

@@ -7,10 +7,10 @@ import { authSecurity, jsonBody, nullResponse, okResponse } from "../../lib/open
 import { viewOf } from "../../lib/view";
 import { loginRequired } from "../../middleware/context";
 import { presentUser } from "../users/present";
+import { UserSchema } from "../users/schema";
 import { login, logout } from "./login";
 import { resetPassword, sendPasswordResetCode } from "./password-reset";
 import { register, sendRegisterCode } from "./registration";
-import { UserSchema } from "../users/schema";
 import { CaptchaSchema, EmailBody, LoginBody, RegisterBody, ResetPasswordBody, TokenSchema } from "./schema";
 
 const router = createRouter();

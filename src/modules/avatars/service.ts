@@ -4,7 +4,7 @@
  * file; every change stores files under new random names, so every change gives new URLs (DECISIONS.md, Platform).
  */
 import type { Context } from "hono";
-import { createDb, D1Meter, runBatch, type Db } from "../../db/client";
+import { backgroundDb, runBatch, type Db } from "../../db/client";
 import type { AppEnv, Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import type { ImageUrls } from "../../lib/image-urls";
@@ -98,7 +98,7 @@ export async function withDefaultAvatar(c: Context<AppEnv>, user: Caller): Promi
     return user;
   }
   // A background statement: the request's meter (Server-Timing) stops counting when the response leaves.
-  const background = createDb(c.env.DB, new D1Meter());
+  const background = backgroundDb(c.env.DB);
   c.executionCtx.waitUntil(
     (async () => {
       try {

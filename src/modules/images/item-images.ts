@@ -4,6 +4,7 @@
  * round trip and deleted in its batch; the files are removed from R2 once that batch has committed.
  */
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { answers, images } from "../../db/schema";
 import { CONTENT_IMAGE_SIZES, deleteImageSet } from "../../lib/storage";
@@ -14,10 +15,9 @@ type ImageItem = "question" | "answer" | "article";
 const isImageItem = (type: ContentType): type is ImageItem => type === "question" || type === "answer" || type === "article";
 
 function linkedTo(type: ImageItem, ids: number[]): SQL {
-  const list = sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-  const own = and(eq(images.item_type, type), sql`${images.item_id} IN ${list}`)!;
+  const own = and(eq(images.item_type, type), inIds(images.item_id, ids))!;
   if (type !== "question") return own;
-  const ofAnswers = sql`${images.item_id} IN (SELECT ${answers.answer_id} FROM ${answers} WHERE ${answers.question_id} IN ${list})`;
+  const ofAnswers = sql`${images.item_id} IN (SELECT ${answers.answer_id} FROM ${answers} WHERE ${inIds(answers.question_id, ids)})`;
   return or(own, and(eq(images.item_type, "answer"), ofAnswers))!;
 }
 

@@ -28,7 +28,7 @@ export function linkImages(db: Db, type: "question" | "answer" | "article", item
     db
       .update(images)
       .set({ item_type: type, item_id: sql`${itemId}` })
-            // One JSON parameter however many keys (D1 binds at most 100 parameters per statement).
+      // One JSON parameter however many keys (D1 binds at most 100 parameters per statement).
       .where(and(sql`${images.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`, eq(images.user_id, authorId), eq(images.item_id, 0))),
   ];
 }

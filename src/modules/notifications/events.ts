@@ -13,8 +13,9 @@ import { and, count, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { inIds, type IdSource } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
-import { answers, articles, comments, notifications, questions, users } from "../../db/schema";
+import { answers, comments, notifications, users } from "../../db/schema";
 import type { CommentableType } from "../comments/schema";
+import { contentKinds } from "../content/kinds";
 import type { LifecycleEvent } from "../lifecycle/hooks";
 import type { NotificationType } from "./schema";
 
@@ -82,18 +83,12 @@ function targetIds(type: SQL | SQLiteColumn, id: SQL | SQLiteColumn) {
   };
 }
 
+/** An item with an author (content/kinds.ts entries of commentable types). */
 interface Authored {
   table: SQLiteTable;
   id: SQLiteColumn;
   author: SQLiteColumn;
 }
-
-const authored = {
-  question: { table: questions, id: questions.question_id, author: questions.user_id },
-  answer: { table: answers, id: answers.answer_id, author: answers.user_id },
-  article: { table: articles, id: articles.article_id, author: articles.user_id },
-  comment: { table: comments, id: comments.comment_id, author: comments.user_id },
-} as const satisfies Record<CommentableType, Authored>;
 
 /** Notifies the author of one item (`fields` may use its columns), unless they are the sender; then recounts. */
 function notifyAuthor(
@@ -113,7 +108,7 @@ function notifyAuthor(
 
 /** question_answered: to the question's author. `answerId` is the new answer's id as a subquery. */
 export function questionAnswered(db: Db, questionId: number, answerId: SQL, senderId: number, time: number): BatchStatement[] {
-  return notifyAuthor(db, authored.question, questionId, senderId, {
+  return notifyAuthor(db, contentKinds.question, questionId, senderId, {
     type: "question_answered" satisfies NotificationType,
     question_id: questionId,
     answer_id: answerId,
@@ -127,7 +122,7 @@ export function questionAnswered(db: Db, questionId: number, answerId: SQL, send
  * comment's id as a subquery.
  */
 export function commentPosted(db: Db, targetType: CommentableType, targetId: number, commentId: SQL, senderId: number, time: number): BatchStatement[] {
-  const target = authored[targetType];
+  const target: Authored = contentKinds[targetType];
   switch (targetType) {
     case "question":
       return notifyAuthor(db, target, targetId, senderId, { type: "question_commented", question_id: targetId, comment_id: commentId, create_time: time });

@@ -3,11 +3,13 @@
  * another user's notifications (DECISIONS.md fixes MDClub's all-users mark-read and delete-all).
  */
 import { and, count, desc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { inIds, type IdSource } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
-import { answers, articles, comments, notifications, questions, users } from "../../db/schema";
+import { notifications } from "../../db/schema";
+import type { View } from "../../lib/view";
 import type { ByIdSource, ListSource } from "../content/page";
+import { summaries, type SummaryType } from "../content/summaries";
 import { recountUnread } from "./events";
 import type { NotificationInclude, NotificationType } from "./schema";
 
@@ -70,63 +72,36 @@ export function removeNotifications(db: Db, receiverId: number, target: { ids: n
   return [db.delete(notifications).where(and(eq(notifications.receiver_id, receiverId), where)), recountUnread(db, [receiverId])];
 }
 
-interface Related {
-  table: SQLiteTable;
-  /** The notification column naming the item. */
-  by: SQLiteColumn;
-  id: SQLiteColumn;
-  /** Users have no trash; content in the trash is shown as null (behaviour.md 2.1). */
-  deleteTime?: SQLiteColumn;
-  columns: Record<string, SQLiteColumn>;
-}
-
-const userColumns = { user_id: users.user_id, username: users.username, headline: users.headline, avatar: users.avatar };
-const commentColumns = { comment_id: comments.comment_id, content: comments.content, create_time: comments.create_time, update_time: comments.update_time };
-
-const related: Record<NotificationInclude, Related> = {
-  receiver: { table: users, by: notifications.receiver_id, id: users.user_id, columns: userColumns },
-  sender: { table: users, by: notifications.sender_id, id: users.user_id, columns: userColumns },
-  question: {
-    table: questions,
-    by: notifications.question_id,
-    id: questions.question_id,
-    deleteTime: questions.delete_time,
-    columns: { question_id: questions.question_id, title: questions.title, create_time: questions.create_time, update_time: questions.update_time },
-  },
-  article: {
-    table: articles,
-    by: notifications.article_id,
-    id: articles.article_id,
-    deleteTime: articles.delete_time,
-    columns: { article_id: articles.article_id, title: articles.title, create_time: articles.create_time, update_time: articles.update_time },
-  },
-  answer: {
-    table: answers,
-    by: notifications.answer_id,
-    id: answers.answer_id,
-    deleteTime: answers.delete_time,
-    columns: {
-      answer_id: answers.answer_id,
-      question_id: answers.question_id,
-      content_rendered: answers.content_rendered,
-      create_time: answers.create_time,
-      update_time: answers.update_time,
-    },
-  },
-  comment: { table: comments, by: notifications.comment_id, id: comments.comment_id, deleteTime: comments.delete_time, columns: commentColumns },
-  reply: { table: comments, by: notifications.reply_id, id: comments.comment_id, deleteTime: comments.delete_time, columns: commentColumns },
+/**
+ * What each include names: the notification column holding its id and the item's type. Table, liveness and
+ * summary columns are the shared ones (content/summaries.ts): content in the trash is shown as null,
+ * users have no trash (behaviour.md 2.1).
+ */
+const related: Record<NotificationInclude, { by: SQLiteColumn; type: SummaryType }> = {
+  receiver: { by: notifications.receiver_id, type: "user" },
+  sender: { by: notifications.sender_id, type: "user" },
+  question: { by: notifications.question_id, type: "question" },
+  article: { by: notifications.article_id, type: "article" },
+  answer: { by: notifications.answer_id, type: "answer" },
+  comment: { by: notifications.comment_id, type: "comment" },
+  reply: { by: notifications.reply_id, type: "comment" },
 };
+
+/** The summary of an include's row, as selected by `selectRelated`. */
+export const relatedSummary = (include: NotificationInclude, row: Record<string, unknown>, view: View): unknown =>
+  summaries[related[include].type].summary(row, view);
 
 /**
  * One include for a set of notifications, as `nid` (the notification's id: aliased, because D1 batches key
  * rows by column name) plus the summary columns of the live item it names. Ids 0 simply match nothing.
  */
 export function selectRelated(db: Db, include: NotificationInclude, ids: IdSource) {
-  const item = related[include];
+  const { by, type } = related[include];
+  const item = summaries[type];
   const nid = sql<number>`${notifications.notification_id}`.as("nid");
   return db
-    .select({ nid, ...item.columns })
+    .select({ nid, ...item.summaryColumns })
     .from(notifications)
-    .innerJoin(item.table, and(eq(item.id, item.by), item.deleteTime ? eq(item.deleteTime, 0) : undefined))
+    .innerJoin(item.table, and(eq(item.id, by), item.deleteTime ? eq(item.deleteTime, 0) : undefined))
     .where(inIds(notifications.notification_id, ids));
 }

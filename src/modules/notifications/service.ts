@@ -12,25 +12,14 @@ import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { loadByIds, loadPage, type Page } from "../content/page";
-import {
-  answerSummary,
-  articleSummary,
-  commentSummary,
-  presentRecord,
-  questionSummary,
-  type AnswerRow,
-  type ArticleRow,
-  type CommentRow,
-  type QuestionRow,
-  type Relationships,
-} from "../content/present";
+import { presentRecord, type Relationships } from "../content/present";
 import type { Relation } from "../content/relations";
-import { presentUserSummary, type UserRow } from "../users/present";
 import {
   countUnread,
   markRead,
   notificationsOf,
   ownNotifications,
+  relatedSummary,
   removeNotifications,
   selectRelated,
   type NotificationFilter,
@@ -40,16 +29,6 @@ import type { Notification, NotificationInclude, NotificationPageQueryInput, Not
 
 type Row = Record<string, unknown> & { nid: number };
 
-const summaries: Record<NotificationInclude, (row: Row, view: View) => unknown> = {
-  receiver: (row, view) => presentUserSummary(row as unknown as UserRow, view),
-  sender: (row, view) => presentUserSummary(row as unknown as UserRow, view),
-  question: (row) => questionSummary(row as unknown as QuestionRow),
-  article: (row) => articleSummary(row as unknown as ArticleRow),
-  answer: (row) => answerSummary(row as unknown as AnswerRow),
-  comment: (row) => commentSummary(row as unknown as CommentRow),
-  reply: (row) => commentSummary(row as unknown as CommentRow),
-};
-
 /** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
 function notificationRelation(db: Db, view: View, include: Set<NotificationInclude>): ((ids: IdSource) => Relation) | null {
   if (include.size === 0) return null;
@@ -58,7 +37,7 @@ function notificationRelation(db: Db, view: View, include: Set<NotificationInclu
     statements: names.map((name) => selectRelated(db, name, ids)),
     resolve(results) {
       const found = names.map((name) => [name, new Map((results.shift() as Row[]).map((row) => [row.nid, row]))] as const);
-      return (id) => Object.fromEntries(found.map(([name, rows]) => [name, rows.has(id) ? summaries[name](rows.get(id)!, view) : null]));
+      return (id) => Object.fromEntries(found.map(([name, rows]) => [name, rows.has(id) ? relatedSummary(name, rows.get(id)!, view) : null]));
     },
   });
 }

@@ -132,7 +132,7 @@ export type SiteOptions = Record<string, unknown> & {
 };
 
 export const optionNames = Object.keys(optionFields);
-export const publicOptionNames = optionNames.filter((name) => optionFields[name]?.public);
+const publicOptionNames = optionNames.filter((name) => optionFields[name]?.public);
 
 export function defaultOptions(): SiteOptions {
   return Object.fromEntries(optionNames.map((name) => [name, optionFields[name]?.default])) as SiteOptions;

@@ -2,8 +2,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { questions, users } from "../../db/schema";
+import type { Content } from "../../lib/markdown";
 
-export function insertQuestion(db: Db, fields: { user_id: number; title: string; content_markdown: string; content_rendered: string; time: number }) {
+export function insertQuestion(db: Db, fields: Content & { user_id: number; title: string; time: number }) {
   const { time, ...values } = fields;
   return db.insert(questions).values({ ...values, create_time: time, update_time: time });
 }
@@ -12,8 +13,6 @@ export function countNewQuestion(db: Db, userId: number) {
   return db.update(users).set({ question_count: sql`${users.question_count} + 1` }).where(eq(users.user_id, userId));
 }
 
-export type QuestionChanges = Partial<Pick<typeof questions.$inferInsert, "title" | "content_markdown" | "content_rendered" | "update_time">>;
-
-export function updateQuestion(db: Db, id: number, changes: QuestionChanges) {
-  return db.update(questions).set(changes).where(eq(questions.question_id, id));
+export function updateQuestion(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number) {
+  return db.update(questions).set({ ...changes, update_time: time }).where(eq(questions.question_id, id));
 }

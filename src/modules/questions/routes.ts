@@ -63,7 +63,7 @@ router.openapi(
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await createQuestion(c.get("db"), viewOf(c), requireUser(c), c.req.valid("json"), include));
+    return ok(c, await createQuestion(c.get("db"), viewOf(c), requireUser(c).user_id, c.req.valid("json"), include));
   },
 );
 

@@ -11,7 +11,8 @@ import type { Relationships } from "../content/present";
 import { authorRelation, includedRelations, type Relation } from "../content/relations";
 import { selectTargets } from "./repo";
 import type { GroupInclude, ReportInclude } from "./schema";
-import { reportables, type ReportableType, type SummaryRow, type Target } from "./targets";
+import type { SummaryRow } from "../content/summaries";
+import { reportables, type ReportableType, type Target } from "./targets";
 
 type TargetRow = SummaryRow & { id: number };
 

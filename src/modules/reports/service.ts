@@ -24,7 +24,8 @@ import {
   type ReportInclude,
   type ReportPageQueryInput,
 } from "./schema";
-import { reportables, type ReportableType, type SummaryRow, type Target } from "./targets";
+import type { SummaryRow } from "../content/summaries";
+import { reportables, type ReportableType, type Target } from "./targets";
 
 const presentReport = (row: ReportRow, relationships: Relationships | undefined): Report =>
   ({ ...row, ...(relationships && { relationships }) }) as Report;

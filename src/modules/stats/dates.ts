@@ -35,7 +35,7 @@ export function parseDay(text: string): number | null {
   return date.getTime() / 1000 / DAY_SECONDS;
 }
 
-export const formatDay = (day: number): string => new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+const formatDay = (day: number): string => new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
 
 /** Every day of the range as `YYYY-MM-DD`, in order. */
 export function daysOf(range: DayRange): string[] {

@@ -2,7 +2,7 @@
 import { includeQuery, z } from "../../lib/openapi";
 
 /** What the statistics count; each has a total and a per-day series. */
-export const COUNTED_KINDS = ["user", "question", "article", "answer", "comment"] as const;
+const COUNTED_KINDS = ["user", "question", "article", "answer", "comment"] as const;
 export type CountedKind = (typeof COUNTED_KINDS)[number];
 
 export type StatName = "system_info" | `total_${CountedKind}` | `new_${CountedKind}`;
@@ -30,8 +30,6 @@ export const StatsQuery = z.object({
   start_date: dateParam("first day of the new_* series, included; default: 6 days before end_date"),
   end_date: dateParam("last day of the new_* series, included; default: today; at most 366 days after start_date"),
 });
-
-export type StatsQueryInput = z.infer<typeof StatsQuery>;
 
 const DayCountSchema = z.object({ date: z.string().openapi({ example: "2020-05-12" }), count: z.number().int() }).openapi("DayCount");
 

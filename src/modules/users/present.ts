@@ -33,7 +33,7 @@ export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls =>
 
 export type UserRelationships = NonNullable<User["relationships"]>;
 
-export function canSeePrivate(row: Pick<UserRow, "user_id">, view: View): boolean {
+function canSeePrivate(row: Pick<UserRow, "user_id">, view: View): boolean {
   return view.isAdmin || view.viewer?.user_id === row.user_id;
 }
 

@@ -9,6 +9,15 @@ import type { Records } from "../content/page";
 import { presentUser, USER_INCLUDES, type UserInclude, type UserRelationships, type UserRow } from "./present";
 import { UserSchema, type User } from "./schema";
 
+/** The relationships `include` asks for; following and followed are false for the caller's own record (behaviour.md 2.1). */
+export function userRelationships(include: Set<UserInclude>, self: boolean, following: boolean, followed: boolean): UserRelationships {
+  const rel: UserRelationships = {};
+  if (include.has("is_me")) rel.is_me = self;
+  if (include.has("is_following")) rel.is_following = !self && following;
+  if (include.has("is_followed")) rel.is_followed = !self && followed;
+  return rel;
+}
+
 export const userRecords: Records<UserRow, User, UserInclude> = {
   includes: USER_INCLUDES,
   schema: UserSchema,
@@ -27,15 +36,7 @@ export const userRecords: Records<UserRow, User, UserInclude> = {
         resolve(results) {
           const following = new Set(wantFollowing ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
           const followed = new Set(wantFollowed ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
-          return (id) => {
-            const rel: UserRelationships = {};
-            const self = id === viewerId;
-            if (include.has("is_me")) rel.is_me = self;
-            // Both are false for the caller's own record (behaviour.md 2.1).
-            if (include.has("is_following")) rel.is_following = !self && following.has(id);
-            if (include.has("is_followed")) rel.is_followed = !self && followed.has(id);
-            return rel;
-          };
+          return (id) => userRelationships(include, id === viewerId, following.has(id), followed.has(id));
         },
       };
     };

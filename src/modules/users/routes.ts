@@ -15,7 +15,7 @@ import { requireViewer, viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import { USER_INCLUDES } from "./present";
 import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
-import { disable, editProfile, enable, getUser, listFollowees, listFollowers, listUsers, oneOrAll } from "./service";
+import { callerRecord, disable, editProfile, enable, getUser, listFollowees, listFollowers, listUsers, oneOrAll } from "./service";
 
 const router = createRouter();
 const tags = ["users"];
@@ -34,7 +34,7 @@ router.openapi(
     request: { query: UserIncludeQuery },
     responses: okResponse(UserSchema),
   }),
-  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), requireUser(c).user_id, includeOf(c.req.valid("query")))),
+  (c) => ok(c, callerRecord(requireUser(c), viewOf(c), includeOf(c.req.valid("query")))),
 );
 
 router.openapi(

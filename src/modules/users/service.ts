@@ -5,13 +5,14 @@
  */
 import { followersJoin, followingJoin, followTargets, selectTarget, type FollowTarget } from "../../behaviours/followable";
 import type { BatchStatement, Db } from "../../db/client";
+import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { pageOf, recordsByIds, type ExistenceCheck, type Page, type PageQuery } from "../content/page";
-import type { UserInclude } from "./present";
-import { userRecords } from "./records";
+import { presentUser, type UserInclude } from "./present";
+import { userRecords, userRelationships } from "./records";
 import { deleteTokensOf, disableUsers, enableUsers, filteredUsers, updateProfile, usersById, usersThroughFollows } from "./repo";
 import { USER_ORDER, type ProfileChanges, type User } from "./schema";
 
@@ -68,6 +69,14 @@ export async function getUser(db: Db, view: View, id: number, include: Set<UserI
   const [user] = await loadUsers(db, view, [id], include, writes);
   if (!user) throw new ApiError("USER_NOT_FOUND");
   return user;
+}
+
+/**
+ * GET /user: the row the request context loaded for the caller, so no query. Its relationships need none
+ * either: is_me is true and is_following / is_followed are false for oneself.
+ */
+export function callerRecord(caller: Caller, view: View, include: Set<UserInclude>): User {
+  return presentUser(caller, view, include.size > 0 ? userRelationships(include, true, false, false) : undefined);
 }
 
 /** Changes only the profile fields sent; an edit moves update_time, an empty body changes nothing. */

@@ -1,0 +1,127 @@
+/**
+ * The rules shared by questions and articles, the titled, topic-linked posts (behaviour.md 3.1, 3.3, 3.11, 4.1,
+ * 4.6): who sees trashed posts, the order of checks on an edit, the topic set and every counter a write moves.
+ * A write is at most one read batch (what the checks need) and one write batch carrying the counters and the
+ * record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
+ */
+import type { z } from "@hono/zod-openapi";
+import { runBatch, type BatchStatement, type Db } from "../../db/client";
+import type { Caller } from "../../env";
+import { ApiError } from "../../lib/errors";
+import { parseBody } from "../../lib/late-body";
+import type { Content } from "../../lib/markdown";
+import { assertAuthorMay } from "../../lib/permissions";
+import { now } from "../../lib/time";
+import type { View } from "../../lib/view";
+import { linkImages } from "../images/linking";
+import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topics/repo";
+import { userExists } from "../users/service";
+import { createdContent, editedFields, topicIdsIn } from "./body";
+import { contentKinds } from "./kinds";
+import { filteredPage, loadOne, pageOf, type ContentRecords, type PageQuery } from "./page";
+import { followedBy, liveCheck, newestOf, selectLiveRow } from "./repo";
+
+export interface TitledPostListQuery extends PageQuery {
+  user_id?: number;
+  topic_id?: number;
+  trashed?: string;
+}
+
+interface TitledPostWrites {
+  insert(db: Db, values: Content & { user_id: number; title: string; time: number }): BatchStatement;
+  /** The author's question_count or article_count + 1. */
+  countNew(db: Db, userId: number): BatchStatement;
+  update(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number): BatchStatement;
+}
+
+interface TitledPostBody {
+  title?: string;
+  content_markdown?: string;
+  content_rendered?: string;
+  topic_ids?: number[];
+}
+
+/** The list, read, create and edit rules of one titled post type over its records, writes and edit body. */
+export function titledPosts<R extends Record<string, unknown> & { user_id: number; create_time: number }, T, I extends string>(
+  type: "question" | "article",
+  records: ContentRecords<R, T, I>,
+  writes: TitledPostWrites,
+  editBody: z.ZodType<TitledPostBody>,
+) {
+  const kind = contentKinds[type];
+  const idFilter = `${type}_id` as const;
+  /** A list filter; its column names are the post table's, which the generic row type R cannot show. */
+  type Filter = Parameters<typeof filteredPage<R, T, I>>[3];
+
+  /** One post, after `writes` in the same batch; the kind's NOT_FOUND when missing (or trashed, for non-administrators). */
+  const get = (db: Db, view: View, id: number, include: Set<I>, after: BatchStatement[] = []): Promise<T> =>
+    loadOne(db, view, records, id, include, after);
+
+  return {
+    /** GET /questions, /articles: the filters; `trashed=true` lists only the trash, for administrators only. */
+    list(db: Db, view: View, query: TitledPostListQuery & Partial<Record<typeof idFilter, number>>, include: Set<I>) {
+      const { user_id, topic_id } = query;
+      const filter = { [idFilter]: query[idFilter], user_id, inTopic: topic_id, trashed: view.isAdmin && query.trashed === "true" };
+      return filteredPage(db, view, records, filter as Filter, query, include);
+    },
+
+    /** A user's live posts; 201003 when the user is missing. */
+    listOfUser(db: Db, view: View, userId: number, query: PageQuery, include: Set<I>) {
+      const filter = { user_id: userId, trashed: false } as Filter;
+      return filteredPage(db, view, records, filter, query, include, userExists(db, view, userId));
+    },
+
+    /** The live posts of a live topic; 205001 otherwise. */
+    listOfTopic(db: Db, view: View, topicId: number, query: PageQuery, include: Set<I>) {
+      return filteredPage(db, view, records, { inTopic: topicId, trashed: false } as Filter, query, include, liveCheck(db, contentKinds.topic, topicId));
+    },
+
+    /** The live posts a user follows, newest follow first; 201003 when the user is missing. */
+    listFollowed(db: Db, view: View, userId: number, query: PageQuery, include: Set<I>) {
+      return pageOf(db, view, records, followedBy(type, userId), query, include, userExists(db, view, userId));
+    },
+
+    get,
+
+    /**
+     * POST: the post, the author's count, its topic links (each topic's count) and its images, and the record
+     * with its relations, all in one write batch. No auto-follow.
+     */
+    async create(db: Db, view: View, userId: number, body: TitledPostBody & { title: string; topic_ids: number[] }, include: Set<I>): Promise<T> {
+      const [liveTopics] = await runBatch(db, [selectLiveTopicIds(db, body.topic_ids)]);
+      const content = createdContent(body, liveTopics as { topic_id: number }[]);
+      const time = now();
+      const created = newestOf(db, kind, userId);
+      const batch = [
+        writes.insert(db, { user_id: userId, title: body.title, ...content, time }),
+        writes.countNew(db, userId),
+        ...linkTopics(db, type, created, body.topic_ids, time),
+        ...linkImages(db, type, created, userId, content.content_markdown),
+      ];
+      return loadOne(db, view, records, created, include, batch);
+    },
+
+    /**
+     * PATCH, in the reference's order: the kind's NOT_FOUND for a missing or trashed post (administrators too),
+     * the author rule, then the body. Only the fields sent change. A title or content edit moves update_time;
+     * `topic_ids` replaces the set of live topics, moving only the counters of topics removed or added, and
+     * alone leaves update_time.
+     */
+    async edit(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<I>): Promise<T> {
+      const wanted = topicIdsIn(raw);
+      const [rows, live = []] = await runBatch(db, [selectLiveRow(db, kind, id), ...(wanted.length ? [selectLiveTopicIds(db, wanted)] : [])]);
+      const [post] = rows as R[];
+      if (!post) throw new ApiError(kind.notFound);
+      const time = now();
+      assertAuthorMay(type, "edit", post, caller, view.options, time);
+
+      const body = parseBody(editBody, raw);
+      const changes = editedFields(body, live as { topic_id: number }[]);
+      const batch: BatchStatement[] = [];
+      if (Object.keys(changes).length > 0) batch.push(writes.update(db, id, changes, time));
+      if (body.topic_ids) batch.push(...replaceTopics(db, type, id, body.topic_ids, time));
+      if (changes.content_markdown) batch.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
+      return get(db, view, id, include, batch);
+    },
+  };
+}
