@@ -31,6 +31,7 @@ export default defineConfig(async () => {
             ADMIN_USERNAME: "root",
             ADMIN_EMAIL: "root@example.test",
             ADMIN_PASSWORD: "root-password",
+            PASSWORD_PEPPER: "test-pepper-not-a-secret",
           },
         },
       }),

@@ -15,6 +15,10 @@ export interface Bindings {
   ADMIN_USERNAME?: string;
   ADMIN_EMAIL?: string;
   ADMIN_PASSWORD?: string;
+  /** Secret mixed into every password hash (HMAC before PBKDF2), so a leaked database alone cannot be cracked. */
+  PASSWORD_PEPPER?: string;
+  /** Comma-separated origins, besides the API's own, whose cookie-authenticated writes are accepted. */
+  TRUSTED_ORIGINS?: string;
 }
 
 /** The logged-in user making the request (never carries the password hash). */
