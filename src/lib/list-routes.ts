@@ -6,9 +6,9 @@ import { createRoute, type OpenAPIHono, type RouteConfig, type z } from "@hono/z
 import type { Context, MiddlewareHandler } from "hono";
 import type { Db } from "../db/client";
 import type { AppEnv } from "../env";
-import { loginRequired } from "../middleware/context";
+import { adminRequired, loginRequired } from "../middleware/context";
 import { page } from "./envelope";
-import { authSecurity, pageResponse, pathId } from "./openapi";
+import { adminAccess, authSecurity, pageResponse, pathId } from "./openapi";
 import type { Pagination } from "./pagination";
 import { requireViewer, viewOf, type View } from "./view";
 
@@ -37,7 +37,10 @@ export function mountList<Q extends z.ZodObject, P extends z.ZodObject>(router: 
     tags: route.tags,
     summary: route.summary,
     description: route.description,
-    ...(route.access && { security: authSecurity, middleware: [route.access] }),
+    ...(route.access && {
+      ...(route.access === adminRequired ? adminAccess : { security: authSecurity }),
+      middleware: [route.access],
+    }),
     request: { params: route.params, query: route.query },
     responses: pageResponse(route.item),
   });

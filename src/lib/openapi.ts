@@ -101,3 +101,11 @@ export const pageResponse = <T extends z.ZodType>(item: T, description = "a page
 export const nullResponse = okResponse(z.null());
 
 export const authSecurity: Record<string, string[]>[] = [{ token: [] }, { bearer: [] }];
+
+/**
+ * Who may call an operation, as the document says it: `security` alone means any logged-in user; `x-access`
+ * narrows it to administrators, or to the item's author (under the site's rules) and administrators. The route's
+ * middleware enforces it; test/security-matrix.test.ts holds every operation to what its document says.
+ */
+export const adminAccess = { security: authSecurity, "x-access": "admin" };
+export const authorAccess = { security: authSecurity, "x-access": "author" };

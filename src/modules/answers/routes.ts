@@ -9,7 +9,7 @@ import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { laterCheckedBody, readBody } from "../../lib/late-body";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, okResponse, pathId } from "../../lib/openapi";
+import { authorAccess, authSecurity, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import { ANSWER_INCLUDES, AnswerBody, AnswerIncludeQuery, AnswerListQuery, AnswerPageQuery, AnswerSchema } from "./schema";
@@ -86,7 +86,7 @@ router.openapi(
     description:
       "Checked in this order: the answer is live (203001, administrators too), the author may edit it under the site " +
       "settings (203002-203005; administrators may always), then the body. No content field changes nothing.",
-    security: authSecurity,
+    ...authorAccess,
     middleware: [loginRequired],
     request: { params: AnswerIdParam, query: AnswerIncludeQuery, body: answerBody },
     responses: okResponse(AnswerSchema),

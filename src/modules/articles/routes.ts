@@ -11,7 +11,7 @@ import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { laterCheckedBody, readBody } from "../../lib/late-body";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
+import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { loginRequired, requireUser } from "../../middleware/context";
 import {
@@ -58,7 +58,7 @@ router.openapi(
     description:
       "The article must be live (206001); then the author rule (206002-206005) applies, then the body is validated. " +
       "A title or content edit moves update_time; topic_ids alone does not.",
-    security: authSecurity,
+    ...authorAccess,
     middleware: [loginRequired],
     request: { params: ArticleIdParam, query: ArticleIncludeQuery, body: laterCheckedBody(router, "ArticleEdit", ArticleEditBody) },
     responses: okResponse(ArticleSchema),

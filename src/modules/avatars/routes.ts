@@ -10,7 +10,7 @@ import { ok } from "../../lib/envelope";
 import { ApiError, type ErrorName } from "../../lib/errors";
 import { readUploadedFile } from "../../lib/images/upload";
 import { MAX_PIXELS } from "../../lib/images/variants";
-import { authSecurity, ImageUrlsSchema, okResponse, pathId } from "../../lib/openapi";
+import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pathId } from "../../lib/openapi";
 import { ImageError } from "../../lib/storage";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
@@ -108,7 +108,7 @@ for (const column of ["avatar", "cover"] as const) {
       tags,
       summary: `Reset a user's ${column} (administrators)`,
       description: `${resetDescription[column]} An unknown user is 201003.`,
-      security: authSecurity,
+      ...adminAccess,
       middleware: [adminRequired],
       request: { params: UserIdParam },
       responses: okResponse(ImageUrlsSchema),

@@ -9,7 +9,7 @@ import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { laterCheckedBody, readBody } from "../../lib/late-body";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, okResponse, pathId } from "../../lib/openapi";
+import { authorAccess, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import { COMMENT_INCLUDES, CommentEditBody, CommentIncludeQuery, CommentListQuery, CommentPageQuery, CommentSchema } from "./schema";
@@ -53,7 +53,7 @@ router.openapi(
     tags,
     summary: "Edit a comment",
     description: "The comment must be live (204001); then the author rule (204002-204004) applies, then the body is validated.",
-    security: authSecurity,
+    ...authorAccess,
     middleware: [loginRequired],
     request: { params: CommentIdParam, query: CommentIncludeQuery, body: laterCheckedBody(router, "CommentEdit", CommentEditBody) },
     responses: okResponse(CommentSchema),

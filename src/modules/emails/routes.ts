@@ -3,7 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { ok } from "../../lib/envelope";
 import { withMailer } from "../../lib/mail";
-import { authSecurity, jsonBody, okResponse } from "../../lib/openapi";
+import { adminAccess, jsonBody, okResponse } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
 import { adminRequired } from "../../middleware/context";
 import { EmailBody, EmailSentSchema } from "./schema";
@@ -20,7 +20,7 @@ router.openapi(
     description:
       "Each address gets its own message, addressed to it alone. Sending stops at the first failure: 200002, with " +
       "`extra_message` saying how many were sent before it.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { body: jsonBody(EmailBody) },
     responses: okResponse(EmailSentSchema),

@@ -9,7 +9,7 @@ import { ok, page } from "../../lib/envelope";
 import { ApiError } from "../../lib/errors";
 import { readUploadedFile } from "../../lib/images/upload";
 import { MAX_PIXELS } from "../../lib/images/variants";
-import { authSecurity, jsonBody, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
+import { adminAccess, authSecurity, jsonBody, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
 import { ImageError } from "../../lib/storage";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
@@ -56,7 +56,7 @@ router.openapi(
     path: "/images",
     tags,
     summary: "List images (administrators)",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { query: ImageListQuery },
     responses: pageResponse(ImageSchema),
@@ -87,7 +87,7 @@ router.openapi(
     tags,
     summary: "Rename an image (administrators)",
     description: "`filename`: tags stripped, trimmed, 1 to 255 characters. An unknown key is 200005.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { params: ImageKeyParams, body: jsonBody(ImageRenameBody) },
     responses: okResponse(ImageSchema),
@@ -104,7 +104,7 @@ router.openapi(
     description:
       "Deletes the rows and every stored file. One key that is unknown is 200005; a comma list (at most 100) " +
       "deletes the images it names and skips unknown keys.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { params: ImageKeysParams },
     responses: nullResponse,

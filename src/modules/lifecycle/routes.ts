@@ -8,7 +8,7 @@ import { createRouter } from "../../app-router";
 import { ok } from "../../lib/envelope";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, nullResponse, okResponse, pathIds } from "../../lib/openapi";
+import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import type { ContentType } from "../content/kinds";
@@ -52,7 +52,7 @@ for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string
           ` One id answers the record (its not-found code when it is missing or ${action === "trash" ? "already trashed" : "not trashed"});` +
           " a comma list (at most 100) answers an array of the records acted on, skipping the others." +
           (type === "topic" && action === "untrash" ? " A topic whose name a live topic has taken stays in the trash (one id: 200001)." : ""),
-        security: authSecurity,
+        ...adminAccess,
         middleware: [adminRequired],
         request: { params: pathIds(ids), query: IncludeQuery(type) },
         responses: okResponse(oneOrMany(type)),
@@ -81,7 +81,7 @@ for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string
           ? "Administrators only; a missing topic is not an error. "
           : "One id: its author under the site's delete rules, or an administrator (who may also delete a trashed one). ") +
         "A comma list (at most 100, administrators only) deletes the ones found and never fails.",
-      security: authSecurity,
+      ...(type === "topic" ? adminAccess : authorAccess),
       middleware: [type === "topic" ? adminRequired : loginRequired],
       request: { params: pathIds(id) },
       responses: nullResponse,

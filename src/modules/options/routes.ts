@@ -5,14 +5,21 @@ import { createRouter } from "../../app-router";
 import { runBatch } from "../../db/client";
 import { adminRequired, isAdmin } from "../../middleware/context";
 import { ok } from "../../lib/envelope";
-import { authSecurity, jsonBody, okResponse, z } from "../../lib/openapi";
+import { adminAccess, jsonBody, okResponse, z } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
 import { optionFields, optionNames, optionsFromRows, visibleOptions } from "./fields";
 import { sentName, toSpecNames } from "./legacy-names";
 import { cacheOptions, selectOptionRows, upsertOptionStatements } from "./store";
 
+/** A field of the record; the document marks the non-public ones as restricted, as the User record does. */
+function optionProperty(name: string) {
+  const field = optionFields[name];
+  const schema = (field?.schema ?? z.never()).optional();
+  return field?.public ? schema : schema.openapi({ description: "restricted: administrators only" });
+}
+
 const OptionsSchema = z
-  .object(Object.fromEntries(optionNames.map((name) => [name, (optionFields[name]?.schema ?? z.never()).optional()])))
+  .object(Object.fromEntries(optionNames.map((name) => [name, optionProperty(name)])))
   .openapi("Options", { description: "The site settings record; administrators see every field, others the 32 public ones." });
 
 const router = createRouter();
@@ -37,7 +44,7 @@ router.openapi(
     description:
       "Any fields of the record; unknown fields are ignored. The original MDClub names (`cache_redis_*`, `storage_qiniu_*`, " +
       "`redis`, `qiniu`, `bing` ...) are accepted as aliases. Returns the full record.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { body: jsonBody(z.preprocess(toSpecNames, OptionsSchema)) },
     responses: okResponse(OptionsSchema),

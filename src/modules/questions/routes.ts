@@ -11,7 +11,7 @@ import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { laterCheckedBody, readBody } from "../../lib/late-body";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
+import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { loginRequired, requireUser } from "../../middleware/context";
 import {
@@ -89,7 +89,7 @@ router.openapi(
     description:
       "Checked in this order: the question is live (202001, administrators too), the author may edit it under the site " +
       "settings (202002-202006; administrators may always), then the body. Only the fields sent change.",
-    security: authSecurity,
+    ...authorAccess,
     middleware: [loginRequired],
     request: { params: QuestionIdParam, query: QuestionIncludeQuery, body: laterCheckedBody(router, "QuestionEdit", QuestionEditBody) },
     responses: okResponse(QuestionSchema),

@@ -10,7 +10,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { ok, page } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
+import { adminAccess, authSecurity, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import { laterCheckedBody, readBody } from "../../lib/late-body";
@@ -67,7 +67,7 @@ router.openapi(
       "One row per reported target with its reporter_count, the target reported most recently first. " +
       "`pagination.total` counts distinct targets. Each include names a type: rows of that type get its summary " +
       "under that key (null when the target is missing or trashed).",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { query: ReportGroupQuery },
     responses: pageResponse(ReportGroupSchema),
@@ -88,7 +88,7 @@ router.openapi(
     description:
       "Spec operation 7: the target's reports, newest first. A target without reports is an empty page, whether it " +
       "exists or not. Includes: `reporter`, and the target's type for its summary (null when missing or trashed).",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { params: OneTarget, query: ReportPageQuery },
     responses: pageResponse(ReportSchema),
@@ -108,7 +108,7 @@ router.openapi(
     tags,
     summary: "Delete the reports on targets (administrators)",
     description: "Deletes every report on each target; targets without reports are no error.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: {
       params: TargetParam(`${TARGET_DESCRIPTION} Or a comma list of at most 100 of them (more: 200001), e.g. \`question:1,answer:2\`.`),

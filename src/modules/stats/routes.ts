@@ -3,7 +3,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, okResponse } from "../../lib/openapi";
+import { adminAccess, okResponse } from "../../lib/openapi";
 import { adminRequired } from "../../middleware/context";
 import { resolveRange, todayUtc } from "./dates";
 import { STAT_NAMES, StatsQuery, StatsSchema } from "./schema";
@@ -20,7 +20,7 @@ router.openapi(
     description:
       "Only the keys named in `include` are present (none named: `{}`). Days are UTC. An invalid date, a start after " +
       "the end or a range over 366 days is 200001 naming the field (the original used the default silently).",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { query: StatsQuery },
     responses: okResponse(StatsSchema),

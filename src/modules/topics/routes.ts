@@ -10,7 +10,7 @@ import { mountFollowerRoutes } from "../../behaviours/followable-routes";
 import { ok } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, okResponse, pathId } from "../../lib/openapi";
+import { adminAccess, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired } from "../../middleware/context";
 import { createTopicFromForm, editTopicFromForm, isForm, readCreateForm, readEditForm, topicBody, validJson } from "./cover";
@@ -39,7 +39,7 @@ router.openapi(
     tags,
     summary: "Create a topic (administrators)",
     description: "A name already used by a live topic (case-insensitively) is a 200001 on `name` with status 409.",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { query: TopicIncludeQuery, body: topicBody(TopicCreateBody, true) },
     responses: okResponse(TopicSchema),
@@ -73,7 +73,7 @@ for (const method of ["post", "patch"] as const) {
       tags,
       summary: "Edit a topic (administrators)",
       description: "Only the fields sent change. A live topic only (205001); a taken name is a 200001 on `name` with status 409.",
-      security: authSecurity,
+      ...adminAccess,
       middleware: [adminRequired],
       request: { params: TopicIdParam, query: TopicIncludeQuery, body: topicBody(TopicEditBody, false) },
       responses: okResponse(TopicSchema),

@@ -10,7 +10,7 @@ import { ok } from "../../lib/envelope";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
 import { mountList, mountUserList } from "../../lib/list-routes";
-import { authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../lib/openapi";
+import { adminAccess, authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../lib/openapi";
 import { requireViewer, viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import { USER_INCLUDES } from "./present";
@@ -97,7 +97,7 @@ router.openapi(
     tags,
     summary: "Edit a user's profile (administrators)",
     description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
-    security: authSecurity,
+    ...adminAccess,
     middleware: [adminRequired],
     request: { params: UserIdParam, query: UserIncludeQuery, body: jsonBody(ProfileBody) },
     responses: okResponse(UserSchema),
@@ -123,7 +123,7 @@ for (const action of ["disable", "enable"] as const) {
         "One id answers the User (201003 when missing); several comma-separated ids (at most 100) answer an array " +
         "of the Users found, unknown ids skipped." +
         (action === "disable" ? " Disabling deletes the users' tokens; an administrator cannot disable themself." : ""),
-      security: authSecurity,
+      ...adminAccess,
       middleware: [adminRequired],
       request: { params: UserIdsParam, query: UserIncludeQuery },
       responses: disableResponse,
