@@ -24,7 +24,16 @@ const as = (user: TestUser, i: number, method: string, path: string, body?: unkn
 const count = async (sql: string, ...values: unknown[]) =>
   (await env.DB.prepare(sql).bind(...values).first<{ n: number }>())!.n;
 
-const counters = (table: string, idColumn: string, id: number) => row<Record<string, number>>(table, idColumn, id);
+type Counter =
+  | "vote_count"
+  | "vote_up_count"
+  | "vote_down_count"
+  | "follower_count"
+  | "followee_count"
+  | "following_question_count"
+  | "answer_count"
+  | "notification_unread";
+const counters = (table: string, idColumn: string, id: number) => row<Record<Counter, number>>(table, idColumn, id);
 
 const codes = (responses: ApiResponse[]) => responses.map((res) => res.body?.code);
 
