@@ -21,7 +21,7 @@ export const users = sqliteTable(
     user_id: integer("user_id").primaryKey({ autoIncrement: true }),
     username: text("username").notNull(),
     email: text("email").notNull(),
-    /** PBKDF2 of the SHA-1 digest of the password, with its parameters (lib/password.ts). */
+    /** PBKDF2 of the peppered SHA-1 digest of the password, with its parameters (lib/password.ts). */
     password: text("password").notNull(),
     /** 'admin' or 'user': administrators are a role, not "user 1" (DECISIONS.md). */
     role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
@@ -329,6 +329,18 @@ export const throttles = sqliteTable(
     index("throttles_lookup_idx").on(t.action, t.subject, t.create_time),
     index("throttles_create_idx").on(t.create_time),
   ],
+);
+
+/** Captchas waiting for their answer; a check deletes the row in the same statement, so each is used once. */
+export const captchas = sqliteTable(
+  "captchas",
+  {
+    token: text("token").primaryKey(),
+    /** The characters shown, upper-case. */
+    code: text("code").notNull(),
+    expire_time: int("expire_time"),
+  },
+  (t) => [index("captchas_expire_idx").on(t.expire_time)],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,10 +1,15 @@
 /**
- * Captchas (behaviour.md 5.1): 5 characters drawn as an SVG data URI, kept in KV for 10 minutes, checked
- * case-insensitively and deleted on the first check, right or wrong. The characters are vector strokes from
- * the glyph table below, each jittered, scaled and rotated, with noise lines over them: the SVG holds no
- * <text> a bot could read back.
+ * Captchas: 5 characters drawn as an SVG data URI, kept in D1 for 10 minutes, checked case-insensitively and
+ * used up by the first check, right or wrong: the check is one `DELETE … RETURNING`, so two requests racing
+ * with one captcha cannot both pass. The characters are vector strokes from the glyph table below, each
+ * jittered, scaled and rotated, mixed with noise strokes of the same kind (README, Security): the image is one
+ * path of straight polylines in random order, with the same number of strokes and points whatever the answer.
  */
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { captchas } from "../db/schema";
 import { randomString, randomToken } from "./crypto";
+import { now } from "./time";
 
 export interface Captcha {
   captcha_token: string;
@@ -15,6 +20,9 @@ export interface Captcha {
 const ALPHABET = "ACDEFHJKMNPQRTUVWXY34679";
 const LENGTH = 5;
 const TTL_SECONDS = 600;
+/** Strokes and points of every image: the glyphs' (at most 15 and 55) topped up with noise. */
+const STROKES = 24;
+const POINTS = 100;
 const TOKEN_FORMAT = /^[0-9a-f]{64}$/;
 
 type Stroke = number[];
@@ -57,68 +65,92 @@ function random(min: number, max: number): number {
 }
 
 const fmt = (n: number) => n.toFixed(1);
-const colour = () => `hsl(${Math.floor(random(0, 360))},${Math.floor(random(45, 75))}%,${Math.floor(random(20, 38))}%)`;
+type Point = [number, number];
 
-/** One character: each point jittered, then the glyph scaled, rotated about its centre and moved to its cell. */
-function glyphPaths(char: string, cellX: number): string {
+/** One character's strokes: each point jittered, the glyph scaled, rotated about its centre, moved to its cell. */
+function glyphStrokes(char: string, cellX: number): Point[][] {
   const scale = random(3.6, 4.3);
   const angle = (random(-22, 22) * Math.PI) / 180;
   const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
   const centreX = cellX + random(-2, 2);
   const centreY = HEIGHT / 2 + random(-3, 3);
-  const stroke = `stroke="${colour()}" stroke-width="${fmt(random(2, 2.8))}"`;
-  return (GLYPHS[char] ?? [])
-    .map((points) => {
-      const commands: string[] = [];
-      for (let i = 0; i + 1 < points.length; i += 2) {
-        const x = ((points[i] as number) - 2 + random(-0.25, 0.25)) * scale;
-        const y = ((points[i + 1] as number) - 3 + random(-0.25, 0.25)) * scale;
-        commands.push(`${i === 0 ? "M" : "L"}${fmt(centreX + x * cos - y * sin)} ${fmt(centreY + x * sin + y * cos)}`);
-      }
-      return `<path d="${commands.join("")}" ${stroke}/>`;
-    })
-    .join("");
+  return (GLYPHS[char] ?? []).map((points) => {
+    const stroke: Point[] = [];
+    for (let i = 0; i + 1 < points.length; i += 2) {
+      const x = ((points[i] as number) - 2 + random(-0.25, 0.25)) * scale;
+      const y = ((points[i + 1] as number) - 3 + random(-0.25, 0.25)) * scale;
+      stroke.push([centreX + x * cos - y * sin, centreY + x * sin + y * cos]);
+    }
+    return random(0, 1) < 0.5 ? stroke : stroke.reverse();
+  });
 }
 
-function noise(): string {
-  const lines: string[] = [];
-  for (let i = 0; i < 5; i++) {
-    const d = `M${fmt(random(0, WIDTH / 3))} ${fmt(random(0, HEIGHT))}Q${fmt(random(0, WIDTH))} ${fmt(random(-HEIGHT, 2 * HEIGHT))} ${fmt(random((2 * WIDTH) / 3, WIDTH))} ${fmt(random(0, HEIGHT))}`;
-    lines.push(`<path d="${d}" stroke="${colour()}" stroke-width="${fmt(random(1, 1.8))}"/>`);
+/** A noise stroke of `points` points: a walk of glyph-sized steps over the text band. */
+function noiseStroke(points: number): Point[] {
+  const stroke: Point[] = [[random(8, WIDTH - 8), random(8, HEIGHT - 8)]];
+  while (stroke.length < points) {
+    const [x, y] = stroke.at(-1) as Point;
+    const [length, angle] = [random(4, 20), random(0, 2 * Math.PI)];
+    stroke.push([Math.min(WIDTH - 2, Math.max(2, x + length * Math.cos(angle))), Math.min(HEIGHT - 2, Math.max(2, y + length * Math.sin(angle)))]);
   }
-  for (let i = 0; i < 30; i++) {
-    lines.push(`<circle cx="${fmt(random(0, WIDTH))}" cy="${fmt(random(0, HEIGHT))}" r="${fmt(random(0.5, 1.3))}" fill="${colour()}"/>`);
-  }
-  return lines.join("");
+  return stroke;
 }
 
 /** The image of `code` as an SVG document. */
 export function renderCaptcha(code: string): string {
   const cell = WIDTH / (code.length + 1);
-  const glyphs = [...code].map((char, i) => glyphPaths(char, cell * (i + 1))).join("");
+  const strokes = [...code].flatMap((char, i) => glyphStrokes(char, cell * (i + 1)));
+  const noiseCount = STROKES - strokes.length;
+  // Every noise stroke has at least 2 points; the points left over go to noise strokes drawn at random.
+  const sizes = Array.from({ length: noiseCount }, () => 2);
+  for (let left = POINTS - strokes.flat().length - 2 * noiseCount; left > 0; left--) {
+    const i = Math.floor(random(0, noiseCount));
+    sizes[i] = (sizes[i] as number) + 1;
+  }
+  strokes.push(...sizes.map(noiseStroke));
+  for (let i = strokes.length - 1; i > 0; i--) {
+    const j = Math.floor(random(0, i + 1));
+    [strokes[i], strokes[j]] = [strokes[j] as Point[], strokes[i] as Point[]];
+  }
+  const d = strokes.map((stroke) => stroke.map(([x, y], i) => `${i ? "L" : "M"}${fmt(x)} ${fmt(y)}`).join("")).join("");
+  const colour = `hsl(${Math.floor(random(0, 360))},${Math.floor(random(45, 75))}%,${Math.floor(random(20, 38))}%)`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}">` +
     `<rect width="100%" height="100%" fill="#f4f4f0"/>` +
-    `<g fill="none" stroke-linecap="round" stroke-linejoin="round">${glyphs}${noise()}</g></svg>`
+    `<path d="${d}" fill="none" stroke="${colour}" stroke-width="${fmt(random(2, 2.6))}" ` +
+    `stroke-linecap="round" stroke-linejoin="round"/></svg>`
   );
 }
 
-const kvKey = (token: string) => `captcha:${token}`;
-
-export async function createCaptcha(kv: KVNamespace): Promise<Captcha> {
+/** A new captcha, and the row to store for it (in the caller's batch). */
+export function newCaptcha(): { captcha: Captcha; row: typeof captchas.$inferInsert } {
   const code = randomString(LENGTH, ALPHABET);
   const token = randomToken();
-  await kv.put(kvKey(token), code, { expirationTtl: TTL_SECONDS });
-  return { captcha_token: token, captcha_image: `data:image/svg+xml;base64,${btoa(renderCaptcha(code))}` };
+  return {
+    captcha: { captcha_token: token, captcha_image: `data:image/svg+xml;base64,${btoa(renderCaptcha(code))}` },
+    row: { token, code, expire_time: now() + TTL_SECONDS },
+  };
 }
 
-/** True when `code` answers the captcha `token`; the captcha is used up either way. */
-export async function checkCaptcha(kv: KVNamespace, token: string | undefined, code: string | undefined): Promise<boolean> {
-  // A malformed token could be an over-long KV key (an error, not a wrong answer); it matches nothing anyway.
-  if (!token || !code || !TOKEN_FORMAT.test(token)) return false;
-  const key = kvKey(token);
-  const expected = await kv.get(key);
-  if (expected === null) return false;
-  await kv.delete(key);
-  return expected.toUpperCase() === code.trim().toUpperCase();
+export const insertCaptcha = (db: Db, row: typeof captchas.$inferInsert) => db.insert(captchas).values(row);
+
+/** POST /api/captchas: one D1 round trip. */
+export async function createCaptcha(db: Db): Promise<Captcha> {
+  const { captcha, row } = newCaptcha();
+  await insertCaptcha(db, row).run();
+  return captcha;
 }
+
+/**
+ * Uses up the captcha `token` (a statement for the caller's batch) and returns its code if it was still valid.
+ * A missing or malformed token matches no row: the batch keeps its shape and the answer is simply wrong.
+ */
+export const takeCaptcha = (db: Db, token: string | undefined) =>
+  db
+    .delete(captchas)
+    .where(and(eq(captchas.token, token && TOKEN_FORMAT.test(token) ? token : ""), gt(captchas.expire_time, now())))
+    .returning({ code: captchas.code });
+
+/** True when `answer` matches the code `takeCaptcha` returned. */
+export const captchaSolved = (taken: { code: string }[], answer: string | undefined): boolean =>
+  !!answer && taken[0]?.code.toUpperCase() === answer.trim().toUpperCase();

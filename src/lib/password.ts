@@ -1,34 +1,86 @@
 /**
- * Passwords (DECISIONS.md): the official MDClub SDK sends the SHA-1 hex of the password, plain clients send the
- * password itself. Both are normalised to that digest, and the digest is stored as salted PBKDF2-SHA-256 with
- * its parameters in the string (`pbkdf2_sha256$<iterations>$<salt>$<hash>`) so the cost can rise later.
+ * Passwords (README, Security). The official MDClub SDK sends the SHA-1 hex of the password, plain clients send
+ * the password itself; both are normalised to that digest. The digest is keyed with the server's secret pepper
+ * (HMAC-SHA-256 with PASSWORD_PEPPER), then stretched by salted PBKDF2-SHA-256, stored with its parameters
+ * (`pbkdf2_sha256_hmac$<iterations>$<salt>$<hash>`) so the cost can rise later: a leaked database alone cannot
+ * be cracked. Hashes from before the pepper (`pbkdf2_sha256$…`) still verify and are flagged for an upgrade.
  * 100 000 iterations is the most Workers' WebCrypto accepts in production.
  */
+import { isCommonDigest } from "./common-passwords";
 import { sha1Hex, timingSafeEqual, toHex } from "./crypto";
+import { validationError } from "./errors";
 
 const ITERATIONS = 100_000;
+const SCHEME = "pbkdf2_sha256_hmac";
+const UNPEPPERED_SCHEME = "pbkdf2_sha256";
+export const MIN_PASSWORD_LENGTH = 8;
 const encoder = new TextEncoder();
+const DIGEST = /^[0-9a-f]{40}$/i;
 
 export async function passwordDigest(password: string): Promise<string> {
-  return /^[0-9a-f]{40}$/i.test(password) ? password.toLowerCase() : sha1Hex(password);
+  return DIGEST.test(password) ? password.toLowerCase() : sha1Hex(password);
 }
 
-async function pbkdf2(digest: string, salt: Uint8Array, iterations: number): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(digest), "PBKDF2", false, ["deriveBits"]);
+/**
+ * The pepper, or an error: without it a hash would be crackable from the database alone, and the hashes already
+ * stored could not be checked, so the server refuses to hash or check passwords at all (a 500, logged).
+ */
+function requirePepper(pepper: string | undefined): string {
+  if (!pepper) throw new Error("PASSWORD_PEPPER is not set: refusing to hash or check passwords (README, Security)");
+  return pepper;
+}
+
+let hmacKey: { pepper: string; key: Promise<CryptoKey> } | undefined;
+
+async function peppered(digest: string, pepper: string): Promise<Uint8Array> {
+  if (hmacKey?.pepper !== pepper) {
+    const key = crypto.subtle.importKey("raw", encoder.encode(pepper), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    hmacKey = { pepper, key };
+  }
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey.key, encoder.encode(digest)));
+}
+
+async function pbkdf2(secret: Uint8Array, salt: Uint8Array, iterations: number): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", secret, "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, 256);
   return toHex(bits);
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, pepper: string | undefined): Promise<string> {
+  const secret = await peppered(await passwordDigest(password), requirePepper(pepper));
   const salt = crypto.getRandomValues(new Uint8Array(16));
-  const hash = await pbkdf2(await passwordDigest(password), salt, ITERATIONS);
-  return `pbkdf2_sha256$${ITERATIONS}$${toHex(salt)}$${hash}`;
+  return `${SCHEME}$${ITERATIONS}$${toHex(salt)}$${await pbkdf2(secret, salt, ITERATIONS)}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export interface Verification {
+  valid: boolean;
+  /** The password is right and its hash should be replaced by `hashPassword`'s (no pepper, fewer iterations). */
+  outdated: boolean;
+}
+
+export async function verifyPassword(password: string, stored: string, pepper: string | undefined): Promise<Verification> {
+  const key = requirePepper(pepper);
   const [scheme, iterations, saltHex, hash] = stored.split("$");
-  if (scheme !== "pbkdf2_sha256" || !iterations || !saltHex || !hash) return false;
+  const invalid = { valid: false, outdated: false };
+  if ((scheme !== SCHEME && scheme !== UNPEPPERED_SCHEME) || !iterations || !saltHex || !hash) return invalid;
   const salt = new Uint8Array(saltHex.match(/../g)?.map((h) => Number.parseInt(h, 16)) ?? []);
-  const actual = await pbkdf2(await passwordDigest(password), salt, Number(iterations));
-  return timingSafeEqual(actual, hash);
+  const digest = await passwordDigest(password);
+  const secret = scheme === SCHEME ? await peppered(digest, key) : encoder.encode(digest);
+  if (!timingSafeEqual(await pbkdf2(secret, salt, Number(iterations)), hash)) return invalid;
+  return { valid: true, outdated: scheme !== SCHEME || Number(iterations) < ITERATIONS };
+}
+
+/**
+ * Refuses a new password (registration, reset) that is short or common, as 200001 `errors.password`. A plain
+ * password is compared as typed and lower-cased (the list is lower-case, so `Password1` counts as `password1`);
+ * the SDK's digest can only be compared as sent. The length of a digest cannot be measured. Logins never apply
+ * this: accounts with older, weaker passwords must still get in.
+ */
+export async function assertAcceptablePassword(password: string): Promise<void> {
+  const plain = !DIGEST.test(password);
+  if (plain && [...password].length < MIN_PASSWORD_LENGTH) {
+    throw validationError({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
+  }
+  const digests = plain ? [await sha1Hex(password), await sha1Hex(password.toLowerCase())] : [password.toLowerCase()];
+  if (digests.some(isCommonDigest)) throw validationError({ password: "is one of the most common passwords: choose another" });
 }

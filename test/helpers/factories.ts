@@ -39,7 +39,8 @@ export async function createUser(
   const username = fields.username ?? uniqueName();
   const email = fields.email ?? `${username.toLowerCase()}@example.test`;
   const password = fields.password ?? DEFAULT_PASSWORD;
-  const hash = password === DEFAULT_PASSWORD ? await (defaultHash ??= hashPassword(DEFAULT_PASSWORD)) : await hashPassword(password);
+  const pepper = env.PASSWORD_PEPPER;
+  const hash = password === DEFAULT_PASSWORD ? await (defaultHash ??= hashPassword(password, pepper)) : await hashPassword(password, pepper);
   const time = fields.create_time ?? now();
   const row = await env.DB.prepare(
     `INSERT INTO users (username, email, password, role, create_time, update_time, last_login_time, disable_time)

@@ -1,7 +1,7 @@
-/** Hourly purge (Cron Trigger): expired tokens and e-mail codes, throttle events older than any window. */
+/** Hourly purge (Cron Trigger): expired tokens, e-mail codes and captchas, throttle events older than any window. */
 import { lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { email_codes, throttles, tokens } from "../../db/schema";
+import { captchas, email_codes, throttles, tokens } from "../../db/schema";
 import { now } from "../../lib/time";
 
 /** The longest throttle window (code mails per IP per hour). */
@@ -13,5 +13,6 @@ export async function purgeExpired(db: Db): Promise<void> {
     db.delete(tokens).where(lt(tokens.expire_time, time)),
     db.delete(email_codes).where(lt(email_codes.expire_time, time)),
     db.delete(throttles).where(lt(throttles.create_time, time - LONGEST_WINDOW)),
+    db.delete(captchas).where(lt(captchas.expire_time, time)),
   ]);
 }

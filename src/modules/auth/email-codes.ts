@@ -1,23 +1,25 @@
 /**
- * E-mail codes (DECISIONS.md, behaviour.md 5.2 with its section 11 item 18 fixed): 6 characters of a-z0-9,
- * bound to a purpose and an address, single-use, valid for an hour and for at most 20 wrong tries. Only the
- * SHA-256 of a code is stored. Code mails are limited to one per address per minute and ten per IP per hour,
- * counted as rows in `throttles` once a mail has gone out.
+ * E-mail codes (README, Security): 6 characters of a-z0-9, bound to a purpose and an address, single-use,
+ * valid for an hour and for at most 20 tries. Only the SHA-256 of a code is stored. Code mails are limited to
+ * one per address per minute and ten per IP (IPv6: per /64) per hour. The place is claimed in the same
+ * round trip that reads the limits, before any SMTP session, so concurrent requests for one address send one
+ * mail; a failed send gives the place back. A try is counted before the code is compared, in the read batch,
+ * so concurrent guesses cannot share one count.
  */
 import type { Context } from "hono";
-import { runBatch, type BatchStatement, type Db } from "../../db/client";
+import { backgroundDb, runBatch, type BatchStatement, type Db } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { clientInfo } from "../../lib/client-info";
+import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
 import { ApiError, validationError } from "../../lib/errors";
 import { passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
-import { countEvents, countWrongCode, insertEvents, upsertCode, type CodePurpose } from "./repo";
+import { claimEvents, countEvents, deleteEventsById, upsertCode, type CodePurpose, type Limit } from "./repo";
 
 const CODE_LENGTH = 6;
 const CODE_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const CODE_LIFETIME = 3600;
-const MAX_WRONG_CHECKS = 20;
+const MAX_TRIES = 20;
 
 const PER_ADDRESS = { action: "code_mail_address", window: 60, max: 1 } as const;
 const PER_IP = { action: "code_mail_ip", window: 3600, max: 10 } as const;
@@ -36,65 +38,72 @@ export const codeAddress = (email: string) => email.toLowerCase();
 const hashCode = (code: string) => sha256Hex(code.trim().toLowerCase());
 
 /**
- * Mails a new code for `purpose` to `email`. `lookup` runs in the same round trip as the limit counts, and
- * `check` refuses the address from its rows (taken, unknown, disabled) before any limit is applied.
+ * Mails a new code for `purpose` to `email`. `lookup` runs in the same round trip as the limits, and `check`
+ * decides from its rows: it throws to refuse the address (a taken one), returns false to send nothing while
+ * answering as if it had (an address with no account: the answer must not tell), true to send. The limits
+ * count either way. With `background`, the mail goes out after the response (so its time tells nothing
+ * either) and a failure is only logged; otherwise a failure is 200002, its reason only in the server log.
  */
 export async function sendCode<Row>(
   c: Context<AppEnv>,
   purpose: CodePurpose,
   email: string,
   lookup: BatchStatement,
-  check: (rows: Row[]) => void,
+  check: (rows: Row[]) => boolean,
+  background = false,
 ): Promise<void> {
   const db = c.get("db");
   const time = now();
   const address = codeAddress(email);
-  const { ip } = clientInfo(c.req.raw);
-  const [rows, perAddress, perIp] = (await runBatch(db, [
+  const ip = throttleKey(clientInfo(c.req.raw).ip);
+  const limits: Limit[] = [
+    { ...PER_ADDRESS, subject: address },
+    { ...PER_IP, subject: ip },
+  ];
+  const [rows, perAddress, claimed] = (await runBatch(db, [
     lookup,
     countEvents(db, PER_ADDRESS.action, address, time - PER_ADDRESS.window),
-    countEvents(db, PER_IP.action, ip, time - PER_IP.window),
-  ])) as [Row[], { n: number }[], { n: number }[]];
-  check(rows);
-  if ((perAddress[0]?.n ?? 0) >= PER_ADDRESS.max) {
-    throw new ApiError("TOO_MANY_REQUESTS", { message: "A code was sent to this address less than a minute ago" });
+    claimEvents(db, limits, time),
+  ])) as [Row[], { n: number }[], { id: number }[]];
+  const send = check(rows);
+  if (claimed.length === 0) {
+    const message =
+      (perAddress[0]?.n ?? 0) >= PER_ADDRESS.max
+        ? "A code was sent to this address less than a minute ago"
+        : "Too many codes were requested from your network, try again later";
+    throw new ApiError("TOO_MANY_REQUESTS", { message });
   }
-  if ((perIp[0]?.n ?? 0) >= PER_IP.max) {
-    throw new ApiError("TOO_MANY_REQUESTS", { message: "Too many codes were requested from your network, try again later" });
-  }
+  if (!send) return;
 
   const code = randomString(CODE_LENGTH, CODE_ALPHABET);
   const options = c.get("options");
-  await sendMail(options, new URL(c.req.url).hostname, { to: email, ...mailFor[purpose](options.site_name, code) });
-  // Written only once the mail is out: a failed send leaves the previous code and costs no quota.
-  await db.batch([
-    upsertCode(db, { purpose, email: address, code: await hashCode(code), create_time: time, expire_time: time + CODE_LIFETIME }),
-    insertEvents(db, [
-      { action: PER_ADDRESS.action, subject: address, create_time: time },
-      { action: PER_IP.action, subject: ip, create_time: time },
-    ]),
-  ]);
+  const deliver = async (writer: Db) => {
+    try {
+      await sendMail(options, new URL(c.req.url).hostname, { to: email, ...mailFor[purpose](options.site_name, code) });
+    } catch (error) {
+      // The reason (server replies, addresses) is for the operator, not for an anonymous caller.
+      console.error(`${purpose} code mail to ${address} failed:`, error instanceof ApiError ? error.extra : error);
+      await deleteEventsById(writer, claimed.map((row) => row.id)).run();
+      throw new ApiError("EMAIL_SEND_FAILED");
+    }
+    // Written only once the mail is out: a failed send leaves the previous code.
+    await upsertCode(writer, { purpose, email: address, code: await hashCode(code), create_time: time, expire_time: time + CODE_LIFETIME }).run();
+  };
+  if (!background) return deliver(db);
+  c.executionCtx.waitUntil(deliver(backgroundDb(c.env.DB)).catch(() => undefined));
 }
 
 export const wrongCode = () => validationError({ email_code: "the code is wrong or has been used" });
 
 /**
- * Checks `code` against the stored row and returns its hash (the caller deletes the row in its write batch).
- * Unknown or wrong: 200001 `errors.email_code`, and a wrong try is counted; past its hour or its tries: 200003.
+ * Checks `code` against the row `countCodeTry` returned (this try already counted) and returns its hash (the
+ * caller deletes the row in its write batch). Unknown or wrong: 200001 `errors.email_code`; past its hour or
+ * its tries: 200003.
  */
-export async function verifyCode(
-  db: Db,
-  purpose: CodePurpose,
-  email: string,
-  code: string,
-  stored: StoredCode | undefined,
-): Promise<string> {
+export async function verifyCode(code: string, stored: StoredCode | undefined): Promise<string> {
   if (!stored) throw wrongCode();
-  if (stored.expire_time <= now() || stored.attempts >= MAX_WRONG_CHECKS) throw new ApiError("EMAIL_CODE_EXPIRED");
+  if (stored.expire_time <= now() || stored.attempts > MAX_TRIES) throw new ApiError("EMAIL_CODE_EXPIRED");
   const hash = await hashCode(code);
-  if (!timingSafeEqual(hash, stored.code)) {
-    await countWrongCode(db, purpose, codeAddress(email)).run();
-    throw wrongCode();
-  }
+  if (!timingSafeEqual(hash, stored.code)) throw wrongCode();
   return hash;
 }

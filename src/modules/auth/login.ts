@@ -1,16 +1,23 @@
 /**
- * Login and logout (DECISIONS.md, accounts). Throttling counts failed attempts only, per client IP and per
- * account, over 15 minutes: from the 5th failure on, an attempt must solve a captcha, and every failure at or
- * past that point hands out a fresh one. A login costs two D1 round trips: one batch reads (creating the first
- * administrator first when the table is empty), one batch writes.
+ * Login and logout (README, Security). Failed attempts are counted per client IP (IPv6 by its /64) and per
+ * account over 15 minutes. From the 5th failure on, an attempt must solve a captcha, and every failure at or
+ * past that point hands out a fresh one. Past 5 failures of an account, its next attempt must also wait
+ * 2^(failures - 5) seconds after the latest failure (1 s, 2 s, 4 s … at most 15 minutes): 429, 100002 and
+ * `Retry-After`.
+ *
+ * An attempt is counted as a failure BEFORE its password is checked: the read batch records it provisionally
+ * after counting the earlier ones, so of many concurrent guesses only the first few see a count below the
+ * limit. A success (and a refusal that checked nothing) takes it back in the write batch. A login costs two D1
+ * round trips: one batch reads (creating the first administrator first when the table is empty), records the
+ * attempt and uses up the captcha sent; one batch writes. A failure that hands out no captcha costs one.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import { runBatch, type BatchStatement } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { checkCaptcha, createCaptcha } from "../../lib/captcha";
-import { clientInfo } from "../../lib/client-info";
+import { captchaSolved, insertCaptcha, newCaptcha, takeCaptcha, type Captcha } from "../../lib/captcha";
+import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { ApiError, type FieldErrors } from "../../lib/errors";
 import { isEmailAddress } from "../../lib/mail";
@@ -24,8 +31,10 @@ import {
   byUsername,
   countEvents,
   deleteEvents,
+  deleteEventsById,
   deleteToken,
-  insertEvents,
+  eventsSince,
+  insertEventsReturningIds,
   insertToken,
   recordLogin,
   selectLoginUser,
@@ -34,54 +43,84 @@ import type { LoginBody } from "./schema";
 
 const WINDOW = 15 * 60;
 const FREE_FAILURES = 5;
+const MAX_WAIT = WINDOW;
 const FAILED_BY_IP = "login_ip";
 const FAILED_FOR_ACCOUNT = "login_account";
 
 let decoyHash: Promise<string> | undefined;
 
 /** Unknown names are checked against a throwaway hash, so they take as long as a wrong password. */
-const decoy = () => (decoyHash ??= hashPassword(randomToken()));
+const decoy = (pepper: string | undefined) => (decoyHash ??= hashPassword(randomToken(), pepper));
 
 /** Failures of an existing account are counted under its id, whichever of its names was typed. */
 const nameKey = (name: string) => `name:${name.toLowerCase()}`;
 const userKey = (userId: number) => `user:${userId}`;
 
+/** Seconds an account with `failures` recent failures, the latest at `last`, must still wait; 0 if none. */
+function backoff(failures: number, last: number, time: number): number {
+  if (failures < FREE_FAILURES) return 0;
+  return Math.max(0, last + Math.min(2 ** (failures - FREE_FAILURES), MAX_WAIT) - time);
+}
+
 export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>): Promise<TokenRow> {
   const db = c.get("db");
+  const pepper = c.env.PASSWORD_PEPPER;
   const time = now();
   const client = clientInfo(c.req.raw);
+  const ip = throttleKey(client.ip);
   const match = isEmailAddress(body.name) ? byEmail(body.name) : byUsername(body.name);
+  const accountKey = accountKeySql(match, nameKey(body.name));
   const admin = await ensureAdminStatements(db, c.env);
   const reads: BatchStatement[] = [
     selectLoginUser(db, match),
-    countEvents(db, FAILED_BY_IP, client.ip, time - WINDOW),
-    countEvents(db, FAILED_FOR_ACCOUNT, accountKeySql(match, nameKey(body.name)), time - WINDOW),
+    countEvents(db, FAILED_BY_IP, ip, time - WINDOW),
+    eventsSince(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
+    insertEventsReturningIds(db, [
+      { action: FAILED_BY_IP, subject: ip, create_time: time },
+      { action: FAILED_FOR_ACCOUNT, subject: accountKey, create_time: time },
+    ]),
+    takeCaptcha(db, body.captcha_token),
   ];
   const results = await runBatch(db, [...admin, ...reads]);
-  const [users, byIp, forAccount] = results.slice(admin.length) as [
+  const [users, byIp, forAccount, attempt, captchaRows] = results.slice(admin.length) as [
     { user_id: number; password: string; disable_time: number }[],
     { n: number }[],
-    { n: number }[],
+    { n: number; last: number }[],
+    { id: number }[],
+    { code: string }[],
   ];
   const user = users[0];
-  const failures = Math.max(byIp[0]?.n ?? 0, forAccount[0]?.n ?? 0);
+  const account = forAccount[0] ?? { n: 0, last: 0 };
+  const failures = Math.max(byIp[0]?.n ?? 0, account.n);
+  const attemptIds = attempt.map((row) => row.id);
 
-  const kv = c.env.KV;
-  if (failures >= FREE_FAILURES && !(await checkCaptcha(kv, body.captcha_token, body.captcha_code))) {
+  /** Refuses without checking the password: the attempt is taken back, as it guessed nothing. */
+  const refuse = async (error: ApiError, captcha?: ReturnType<typeof newCaptcha>) => {
+    await runBatch(db, [deleteEventsById(db, attemptIds), ...(captcha ? [insertCaptcha(db, captcha.row)] : [])]);
+    throw error;
+  };
+  const wait = backoff(account.n, account.last, time);
+  if (wait > 0) {
+    const message = `Too many failed logins for this account: try again in ${wait} seconds`;
+    await refuse(new ApiError("TOO_MANY_REQUESTS", { message, headers: { "Retry-After": String(wait) } }));
+  }
+  if (failures >= FREE_FAILURES && !captchaSolved(captchaRows, body.captcha_code)) {
     const message = body.captcha_code ? "the characters do not match the image" : "enter the characters shown in the image";
-    throw new ApiError("VALIDATION", { status: 429, errors: { captcha_code: message }, extra: { ...(await createCaptcha(kv)) } });
+    const captcha = newCaptcha();
+    await refuse(new ApiError("VALIDATION", { status: 429, errors: { captcha_code: message }, extra: { ...captcha.captcha } }), captcha);
   }
 
-  const passwordOk = await verifyPassword(body.password, user?.password ?? (await decoy()));
-  if (!user || !passwordOk || user.disable_time > 0) {
-    await insertEvents(db, [
-      { action: FAILED_BY_IP, subject: client.ip, create_time: time },
-      { action: FAILED_FOR_ACCOUNT, subject: user ? userKey(user.user_id) : nameKey(body.name), create_time: time },
-    ]).run();
+  const { valid, outdated } = await verifyPassword(body.password, user?.password ?? (await decoy(pepper)), pepper);
+  if (!user || !valid || user.disable_time > 0) {
     // The account's state is told only to someone who knows its password.
-    const errors: FieldErrors = user && passwordOk ? { name: "this account is disabled" } : { password: "wrong name or password" };
-    const captcha = failures + 1 >= FREE_FAILURES ? await createCaptcha(kv) : undefined;
-    throw new ApiError("VALIDATION", { errors, ...(captcha && { extra: { ...captcha } }) });
+    const errors: FieldErrors = user && valid ? { name: "this account is disabled" } : { password: "wrong name or password" };
+    let extra: Captcha | undefined;
+    if (failures + 1 >= FREE_FAILURES) {
+      const captcha = newCaptcha();
+      await insertCaptcha(db, captcha.row).run();
+      extra = captcha.captcha;
+    }
+    throw new ApiError("VALIDATION", { errors, ...(extra && { extra: { ...extra } }) });
   }
 
   const token = randomToken();
@@ -93,10 +132,13 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     update_time: time,
     expire_time: time + TOKEN_LIFETIME,
   };
+  // A hash from before the pepper (or with fewer iterations) is replaced now that the password is known.
+  const password = outdated ? { password: await hashPassword(body.password, pepper) } : {};
   await db.batch([
     insertToken(db, record),
-    recordLogin(db, user.user_id, { last_login_time: time, last_login_ip: client.ip, last_login_location: client.location }),
+    recordLogin(db, user.user_id, { last_login_time: time, last_login_ip: client.ip, last_login_location: client.location, ...password }),
     deleteEvents(db, FAILED_FOR_ACCOUNT, userKey(user.user_id)),
+    deleteEventsById(db, attemptIds),
   ]);
   return { ...record, token };
 }

@@ -1,6 +1,7 @@
 /**
  * Registration (behaviour.md 5.3, DECISIONS.md): mail a code, then create the account with it. Stage 1 checks
- * the address and the code, stage 2 the username; a stage-2 refusal leaves the code usable for another try.
+ * the password, the address and the code, stage 2 the username; a stage-2 refusal leaves the code usable for
+ * another try (the try is counted).
  * Creating the account costs two round trips: one batch reads, one writes (first administrator, user, code).
  */
 import type { Context } from "hono";
@@ -10,12 +11,12 @@ import type { AppEnv, Caller } from "../../env";
 import { clientInfo } from "../../lib/client-info";
 import { validationError, type ApiError } from "../../lib/errors";
 import { sendMail, welcomeMail } from "../../lib/mail";
-import { hashPassword } from "../../lib/password";
+import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { withDefaultAvatar } from "../avatars/service";
 import { ensureAdminStatements } from "../users/bootstrap";
 import { codeAddress, sendCode, verifyCode } from "./email-codes";
-import { byEmail, byUsername, deleteCode, insertUser, selectCode, selectUserId } from "./repo";
+import { byEmail, byUsername, countCodeTry, deleteCode, insertUser, selectUserId } from "./repo";
 import type { RegisterBody } from "./schema";
 
 // 409: the request is well-formed but collides with an existing account (DECISIONS.md, wire format).
@@ -26,6 +27,7 @@ export async function sendRegisterCode(c: Context<AppEnv>, email: string): Promi
   const db = c.get("db");
   await sendCode<{ user_id: number }>(c, "register", email, selectUserId(db, byEmail(email)), (rows) => {
     if (rows.length) throw emailTaken();
+    return true;
   });
 }
 
@@ -41,18 +43,20 @@ function duplicateError(error: unknown): ApiError | null {
 export async function register(c: Context<AppEnv>, body: z.infer<typeof RegisterBody>): Promise<Caller> {
   const db = c.get("db");
   const address = codeAddress(body.email);
+  // Before the batch: a refused password costs no try of the code.
+  await assertAcceptablePassword(body.password);
   const [emailRows, codeRows, nameRows] = await db.batch([
     selectUserId(db, byEmail(body.email)),
-    selectCode(db, "register", address),
+    countCodeTry(db, "register", address),
     selectUserId(db, byUsername(body.username)),
   ]);
   if (emailRows.length) throw emailTaken();
-  await verifyCode(db, "register", body.email, body.email_code, codeRows[0]);
+  await verifyCode(body.email_code, codeRows[0]);
   if (nameRows.length) throw usernameTaken();
 
   const time = now();
   const client = clientInfo(c.req.raw);
-  const password = await hashPassword(body.password);
+  const password = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
   const admin = await ensureAdminStatements(db, c.env);
   const writes = [
     insertUser(db, {

@@ -3,7 +3,7 @@
  * into one `db.batch()`. Names and addresses are compared as `lower(column) = lower(?)`, the expression the
  * unique indexes are built on, so lookups hit them and match the way uniqueness is enforced.
  */
-import { and, count, eq, exists, gt, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, exists, gt, inArray, max, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { email_codes, throttles, tokens, users } from "../../db/schema";
 import { userColumns } from "../users/repo";
@@ -28,8 +28,11 @@ export const selectUserId = (db: Db, match: SQL) =>
 
 export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.insert(users).values(values).returning(userColumns);
 
-export const recordLogin = (db: Db, userId: number, values: Pick<typeof users.$inferInsert, "last_login_time" | "last_login_ip" | "last_login_location">) =>
-  db.update(users).set(values).where(eq(users.user_id, userId));
+export const recordLogin = (
+  db: Db,
+  userId: number,
+  values: Pick<typeof users.$inferInsert, "last_login_time" | "last_login_ip" | "last_login_location"> & { password?: string },
+) => db.update(users).set(values).where(eq(users.user_id, userId));
 
 /** Sets the password only while the reset code is still there: a code used concurrently changes nothing. */
 export const updatePasswordWithCode = (db: Db, userId: number, hash: string, code: SQL) =>
@@ -50,13 +53,6 @@ export const deleteUserTokensWithCode = (db: Db, userId: number, code: SQL) =>
 
 const codeKey = (purpose: CodePurpose, email: string) => and(eq(email_codes.purpose, purpose), eq(email_codes.email, email));
 
-export const selectCode = (db: Db, purpose: CodePurpose, email: string) =>
-  db
-    .select({ code: email_codes.code, attempts: email_codes.attempts, expire_time: email_codes.expire_time })
-    .from(email_codes)
-    .where(codeKey(purpose, email))
-    .limit(1);
-
 /** A new code replaces the address's previous one for that purpose, with a fresh count of checks. */
 export const upsertCode = (db: Db, values: Required<Omit<typeof email_codes.$inferInsert, "attempts">>) =>
   db
@@ -67,11 +63,13 @@ export const upsertCode = (db: Db, values: Required<Omit<typeof email_codes.$inf
       set: { code: values.code, attempts: 0, create_time: values.create_time, expire_time: values.expire_time },
     });
 
-export const countWrongCode = (db: Db, purpose: CodePurpose, email: string) =>
+/** Counts a try of the address's code BEFORE it is compared, and returns the row as it is after the count. */
+export const countCodeTry = (db: Db, purpose: CodePurpose, email: string) =>
   db
     .update(email_codes)
     .set({ attempts: sql`${email_codes.attempts} + 1` })
-    .where(codeKey(purpose, email));
+    .where(codeKey(purpose, email))
+    .returning({ code: email_codes.code, attempts: email_codes.attempts, expire_time: email_codes.expire_time });
 
 export const deleteCode = (db: Db, purpose: CodePurpose, email: string) => db.delete(email_codes).where(codeKey(purpose, email));
 
@@ -92,8 +90,45 @@ export const countEvents = (db: Db, action: string, subject: string | SQL, since
     .from(throttles)
     .where(and(eq(throttles.action, action), eq(throttles.subject, subject), gt(throttles.create_time, since)));
 
+/** How many events of `action` for `subject` since `since`, and when the latest happened (0 if none). */
+export const eventsSince = (db: Db, action: string, subject: string | SQL, since: number) =>
+  db
+    .select({ n: count(), last: sql<number>`coalesce(${max(throttles.create_time)}, 0)` })
+    .from(throttles)
+    .where(and(eq(throttles.action, action), eq(throttles.subject, subject), gt(throttles.create_time, since)));
+
 export const insertEvents = (db: Db, events: { action: string; subject: string; create_time: number }[]) =>
   db.insert(throttles).values(events);
+
+/** Inserts events whose subject may be computed in SQL (the same statement), returning their ids. */
+export const insertEventsReturningIds = (db: Db, events: { action: string; subject: string | SQL; create_time: number }[]) =>
+  db
+    .insert(throttles)
+    .select(sql.join(events.map((e) => sql`SELECT NULL, ${e.action}, ${e.subject}, ${e.create_time}`), sql` UNION ALL `))
+    .returning({ id: throttles.id });
+
+export interface Limit {
+  action: string;
+  subject: string;
+  window: number;
+  max: number;
+}
+
+const countIn = (limit: Limit, time: number) =>
+  sql`(SELECT count(*) FROM ${throttles} WHERE ${throttles.action} = ${limit.action} AND ${throttles.subject} = ${limit.subject}
+    AND ${throttles.create_time} > ${time - limit.window})`;
+
+/**
+ * Records one event per limit, all or none: only while every limit is below its `max` (one statement, so two
+ * concurrent claims cannot both see the last free place). Returns the ids of the rows written.
+ */
+export const claimEvents = (db: Db, limits: Limit[], time: number) => {
+  const free = sql.join(limits.map((limit) => sql`${countIn(limit, time)} < ${limit.max}`), sql` AND `);
+  const rows = limits.map((limit) => sql`SELECT NULL, ${limit.action}, ${limit.subject}, ${time} WHERE ${free}`);
+  return db.insert(throttles).select(sql.join(rows, sql` UNION ALL `)).returning({ id: throttles.id });
+};
+
+export const deleteEventsById = (db: Db, ids: number[]) => db.delete(throttles).where(inArray(throttles.id, ids));
 
 export const deleteEvents = (db: Db, action: string, subject: string) =>
   db.delete(throttles).where(and(eq(throttles.action, action), eq(throttles.subject, subject)));

@@ -41,7 +41,8 @@ router.openapi(
     summary: "Register",
     description:
       "Creates an account with the code mailed by POST /user/register/email. A taken username or address is " +
-      "409 with 200001; a wrong code 200001 `errors.email_code`; an expired one 200003. No token is issued: log in next.",
+      "409 with 200001; a wrong code 200001 `errors.email_code`; an expired one 200003; a password shorter than 8 " +
+      "characters or a common one 200001 `errors.password`. No token is issued: log in next.",
     request: { body: jsonBody(RegisterBody) },
     responses: okResponse(UserSchema, "the new User (as an anonymous caller sees it)"),
   }),
@@ -58,9 +59,11 @@ router.openapi(
     tags: ["auth"],
     summary: "Log in",
     description:
-      "`name` is the username or the e-mail address. After 5 failed attempts from one IP or for one account " +
-      "within 15 minutes, an attempt must carry `captcha_token` and `captcha_code` (else 429 with 200001 " +
-      "`errors.captcha_code`); such errors carry a fresh `captcha_token` and `captcha_image`.",
+      "`name` is the username or the e-mail address. After 5 failed attempts from one IP (IPv6: one /64) or for " +
+      "one account within 15 minutes, an attempt must carry `captcha_token` and `captcha_code` (else 429 with " +
+      "200001 `errors.captcha_code`); such errors carry a fresh `captcha_token` and `captcha_image`. Past 5 " +
+      "failures of an account, an attempt must also wait 2^(failures - 5) seconds (at most 15 minutes) after the " +
+      "latest: 429 with 100002 and `Retry-After`.",
     request: { body: jsonBody(LoginBody) },
     responses: okResponse(TokenSchema, "the Token record; `token` is shown only here"),
   }),
@@ -90,10 +93,10 @@ router.openapi(
     path: "/captchas",
     tags: ["auth"],
     summary: "Get a captcha",
-    description: "Valid for 10 minutes and for one check; the answer is case-insensitive.",
+    description: "Valid for 10 minutes and for one check, right or wrong; the answer is case-insensitive.",
     responses: okResponse(CaptchaSchema),
   }),
-  async (c) => ok(c, await createCaptcha(c.env.KV)),
+  async (c) => ok(c, await createCaptcha(c.get("db"))),
 );
 
 router.openapi(
@@ -102,7 +105,9 @@ router.openapi(
     path: "/user/password/email",
     tags: ["auth"],
     summary: "Mail a password reset code",
-    description: "The address must belong to an enabled account (else 200001 `errors.email`). Same limits as registration codes.",
+    description:
+      "Answers the same whether or not the address has an account; the mail goes only to an enabled account. " +
+      "Same limits as registration codes.",
     request: { body: jsonBody(EmailBody) },
     responses: nullResponse,
   }),
@@ -118,7 +123,9 @@ router.openapi(
     path: "/user/password",
     tags: ["auth"],
     summary: "Reset the password",
-    description: "With the code from POST /user/password/email. Ends every session of the account.",
+    description:
+      "With the code from POST /user/password/email. The password needs at least 8 characters and must not be " +
+      "a common one (200001 `errors.password`). Ends every session of the account.",
     request: { body: jsonBody(ResetPasswordBody) },
     responses: nullResponse,
   }),

@@ -11,11 +11,13 @@ import type { Bindings } from "../../env";
 import { hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 
-let cachedHash: { password: string; hash: Promise<string> } | undefined;
+let cachedHash: { password: string; pepper?: string; hash: Promise<string> } | undefined;
 
 /** One PBKDF2 per isolate, not per request: the salted hash is only used if the table turns out empty. */
-function adminHash(password: string): Promise<string> {
-  if (cachedHash?.password !== password) cachedHash = { password, hash: hashPassword(password) };
+function adminHash(password: string, pepper: string | undefined): Promise<string> {
+  if (cachedHash?.password !== password || cachedHash.pepper !== pepper) {
+    cachedHash = { password, pepper, hash: hashPassword(password, pepper) };
+  }
   return cachedHash.hash;
 }
 
@@ -24,7 +26,7 @@ export async function ensureAdminStatements(db: Db, env: Bindings): Promise<Batc
   const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = env;
   if (!username || !email || !password) return [];
   const time = now();
-  const row: Record<string, unknown> = { username, email, password: await adminHash(password), role: "admin", create_time: time, update_time: time };
+  const row: Record<string, unknown> = { username, email, password: await adminHash(password, env.PASSWORD_PEPPER), role: "admin", create_time: time, update_time: time };
   // drizzle's D1 batch cannot carry a raw `db.run(sql)` with parameters, so this is an insert builder. Given a
   // SELECT as SQL it inserts every column in table order: the select lists them all, the rest at their defaults.
   const values = Object.entries(getTableColumns(users)).map(([key, column]) => sql`${key in row ? row[key] : (column.default ?? null)}`);
