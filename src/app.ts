@@ -1,6 +1,6 @@
 /**
- * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, body normalisation, caller and
- * settings), every resource's router under /api, the OpenAPI document, and the single error exit.
+ * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, caller and settings, write limits, body
+ * normalisation), every resource's router under /api, the OpenAPI document, and the single error exit.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -11,6 +11,7 @@ import { createRouter } from "./app-router";
 import { normaliseBody } from "./middleware/body";
 import { requestContext } from "./middleware/context";
 import { cors } from "./middleware/cors";
+import { rateLimit } from "./middleware/rate-limit";
 import { meteredDb } from "./middleware/server-timing";
 import { fileRouter, routers } from "./modules";
 
@@ -20,8 +21,8 @@ import { fileRouter, routers } from "./modules";
  * "network error" 999999 and drop the body, so front ends built on them would lose the code, the field
  * messages and the captcha a refused login carries.
  */
-function errorResponse(c: Context<AppEnv>, error: ApiError, headers?: Record<string, string>) {
-  return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, headers);
+function errorResponse(c: Context<AppEnv>, error: ApiError) {
+  return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, error.headers);
 }
 
 /**
@@ -44,7 +45,8 @@ function methodsForPath(app: OpenAPIHono<AppEnv>, path: string): string[] {
 export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, cors);
-  app.use("/api/*", normaliseBody, requestContext);
+  // The limit needs the caller (administrators are not counted) and comes before the body is read.
+  app.use("/api/*", requestContext, rateLimit, normaliseBody);
 
   for (const router of routers) app.route("/api", router);
   app.route("/", fileRouter);
@@ -66,8 +68,8 @@ export function createApp() {
     // Hono routes HEAD as GET. A method that is allowed here means a parameter constraint refused the path.
     const method = c.req.method === "HEAD" ? "GET" : c.req.method;
     if (allowed.length && !allowed.includes(method)) {
-      const error = new ApiError("METHOD_NOT_ALLOWED", { extra: { extra_message: `allowed: ${allowed.join(", ")}` } });
-      return errorResponse(c, error, { Allow: allowed.join(", ") });
+      const extra = { extra_message: `allowed: ${allowed.join(", ")}` };
+      return errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { extra, headers: { Allow: allowed.join(", ") } }));
     }
     return errorResponse(c, new ApiError("ROUTE_NOT_FOUND"));
   });

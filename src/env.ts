@@ -19,6 +19,23 @@ export interface Bindings {
   PASSWORD_PEPPER?: string;
   /** Comma-separated origins, besides the API's own, whose cookie-authenticated writes are accepted. */
   TRUSTED_ORIGINS?: string;
+  /** Write limits (lib/rate-limit.ts), `[[ratelimits]]` in wrangler.toml; a missing one counts nothing. */
+  LIMIT_CONTENT_USER?: RateLimit;
+  LIMIT_CONTENT_IP?: RateLimit;
+  LIMIT_COMMENTS_USER?: RateLimit;
+  LIMIT_COMMENTS_IP?: RateLimit;
+  LIMIT_VOTES_USER?: RateLimit;
+  LIMIT_VOTES_IP?: RateLimit;
+  LIMIT_FOLLOWS_USER?: RateLimit;
+  LIMIT_FOLLOWS_IP?: RateLimit;
+  LIMIT_REPORTS_USER?: RateLimit;
+  LIMIT_REPORTS_IP?: RateLimit;
+  LIMIT_IMAGES_USER?: RateLimit;
+  LIMIT_IMAGES_IP?: RateLimit;
+  LIMIT_CAPTCHAS_IP?: RateLimit;
+  LIMIT_MAILS_IP?: RateLimit;
+  LIMIT_WRITES_USER?: RateLimit;
+  LIMIT_WRITES_IP?: RateLimit;
 }
 
 /** The logged-in user making the request (never carries the password hash). */

@@ -148,15 +148,26 @@ describe("request bodies", () => {
     expect(res.body.code).toBe(0);
   });
 
-  it("parses a JSON body whatever its Content-Type says", async () => {
+  it("parses JSON sent as application/json with parameters", async () => {
     const admin = await createAdmin();
     const res = await patch("/api/options", {
       token: admin.token,
-      rawBody: '{"site_name": "Plain"}',
-      headers: { "content-type": "text/plain" },
+      rawBody: '{"site_name": "Typed"}',
+      headers: { "content-type": "application/json; charset=UTF-8" },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.site_name).toBe("Plain");
+    expect(res.body.data.site_name).toBe("Typed");
+  });
+
+  it("refuses a JSON body sent under another Content-Type with 415 and changes nothing", async () => {
+    const admin = await createAdmin();
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const res = await patch("/api/options", { token: admin.token, rawBody: '{"site_name": "Plain"}', headers: { "content-type": type } });
+      expect(res.status).toBe(415);
+      expect(res.body.code).toBe(200001);
+      expect(res.body.errors.body).toEqual(expect.any(String));
+    }
+    expect((await get("/api/options")).body.data.site_name).toBe("MDClub");
   });
 
   it("refuses a body declared larger than the limit with 413", async () => {

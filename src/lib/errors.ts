@@ -78,6 +78,8 @@ export interface ApiErrorOptions {
   message?: string;
   /** Extra top-level body fields (captcha_token, captcha_image, extra_message). */
   extra?: Record<string, unknown>;
+  /** Response headers the refusal needs, e.g. `Retry-After` on a 429. */
+  headers?: Record<string, string>;
 }
 
 export class ApiError extends Error {
@@ -85,6 +87,7 @@ export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly errors?: FieldErrors;
   readonly extra?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
 
   constructor(readonly reason: ErrorName, options: ApiErrorOptions = {}) {
     const [code, status, message] = table[reason];
@@ -93,6 +96,7 @@ export class ApiError extends Error {
     this.status = options.status ?? status;
     this.errors = options.errors;
     this.extra = options.extra;
+    this.headers = options.headers;
   }
 
   toBody(): Record<string, unknown> {

@@ -10,6 +10,7 @@ import { tokens, users } from "../db/schema";
 import type { AppEnv, Caller } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { cookieMayAuthenticate } from "./csrf";
 import { now } from "../lib/time";
 import { optionsFromRows } from "../modules/options/fields";
 import { cacheOptions, readCachedOptions, selectOptionRows } from "../modules/options/store";
@@ -19,12 +20,13 @@ import { userColumns } from "../modules/users/repo";
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
 
-export function readToken(c: Context): string | null {
+/** The presented token; the cookie only where it may authenticate (middleware/csrf.ts). */
+export function readToken(c: Context<AppEnv>): string | null {
   const header = c.req.header("token");
   if (header) return header.trim();
   const auth = c.req.header("authorization");
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();
-  return getCookie(c, "token") ?? null;
+  return cookieMayAuthenticate(c) ? (getCookie(c, "token") ?? null) : null;
 }
 
 function callerQuery(db: Db, tokenHash: string, time: number) {
@@ -70,6 +72,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("caller", caller);
   c.set("tokenHash", caller ? tokenHash : null);
   await next();
+  // What a logged-in caller sees (their e-mail, unread counts, errors naming them) is theirs alone: no shared
+  // cache may keep it, and the browser keeps no copy on disk.
+  if (caller) c.res.headers.set("Cache-Control", "private, no-store");
 };
 
 export const isAdmin = (caller: Caller | null): boolean => caller?.role === "admin";

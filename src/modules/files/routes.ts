@@ -3,7 +3,7 @@
  * Worker's `/upload`, `site_static_url` to its `/static`). A stored file never changes under its name, so it is
  * cached for a year; every answer carries an ETag and a matching If-None-Match gets 304.
  */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { createRouter } from "../../app-router";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../lib/errors";
@@ -29,13 +29,26 @@ interface FileHeaders {
 
 /** 304 when the client's copy is current, else the file (headers only for HEAD). */
 function answer(c: Context<AppEnv>, body: ReadableStream | Uint8Array | null, file: FileHeaders): Response {
-  const headers: Record<string, string> = { "Cache-Control": file.cacheControl, ETag: file.etag, "X-Content-Type-Options": "nosniff" };
+  const headers: Record<string, string> = { "Cache-Control": file.cacheControl, ETag: file.etag };
   if (matches(c.req.header("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
   Object.assign(headers, { "Content-Type": file.type, "Content-Length": String(file.size) });
   return new Response(c.req.method === "HEAD" ? null : body, { headers });
 }
 
 const router = createRouter();
+
+/**
+ * Stored files are uploads, and a file a browser takes for HTML or SVG could run script on this origin: every
+ * answer here, errors included, forbids sniffing a type and, should a page render anyway, loading or running
+ * anything in it.
+ */
+const fileHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set("Content-Security-Policy", "default-src 'none'; sandbox");
+  c.res.headers.set("X-Content-Type-Options", "nosniff");
+};
+router.use("/upload/*", fileHeaders);
+router.use("/static/default/*", fileHeaders);
 
 const stored = (object: R2Object): FileHeaders => ({
   type: object.httpMetadata?.contentType ?? "application/octet-stream",

@@ -1,0 +1,87 @@
+/**
+ * Write limits (README, Security): each write route belongs to a category, and each category has a Workers
+ * Rate Limiting binding counting a logged-in caller's writes and one counting an address's writes. The numbers
+ * live in wrangler.toml (`[[ratelimits]]`), so operators change them there; a binding left out switches that
+ * count off. Defaults are several times what an active member does in a minute.
+ */
+import type { Bindings } from "../env";
+
+export type LimitCategory = "content" | "comments" | "votes" | "follows" | "reports" | "images" | "captchas" | "mails" | "writes";
+
+type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends RateLimit ? K : never }[keyof Bindings];
+
+/** Every binding's `period` in wrangler.toml: a refused caller may try again after it. */
+export const LIMIT_PERIOD = 60;
+
+/**
+ * `user` counts by user id, `ip` by address (IPv6 by /64). Captchas and mails are asked for before logging in,
+ * so only their address is counted.
+ */
+export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterName }> = {
+  content: { user: "LIMIT_CONTENT_USER", ip: "LIMIT_CONTENT_IP" },
+  comments: { user: "LIMIT_COMMENTS_USER", ip: "LIMIT_COMMENTS_IP" },
+  votes: { user: "LIMIT_VOTES_USER", ip: "LIMIT_VOTES_IP" },
+  follows: { user: "LIMIT_FOLLOWS_USER", ip: "LIMIT_FOLLOWS_IP" },
+  reports: { user: "LIMIT_REPORTS_USER", ip: "LIMIT_REPORTS_IP" },
+  images: { user: "LIMIT_IMAGES_USER", ip: "LIMIT_IMAGES_IP" },
+  captchas: { ip: "LIMIT_CAPTCHAS_IP" },
+  mails: { ip: "LIMIT_MAILS_IP" },
+  writes: { user: "LIMIT_WRITES_USER", ip: "LIMIT_WRITES_IP" },
+};
+
+const each = (category: LimitCategory, ...routes: string[]) => routes.map((route) => [route, category] as const);
+const votersOf = (path: string) => [`POST ${path}/voters`, `DELETE ${path}/voters`];
+const followersOf = (path: string) => [`POST ${path}/followers`, `DELETE ${path}/followers`];
+
+/** Write routes (method and route path, middleware/route-key.ts) by category; any other write is `writes`. */
+const CATEGORY_OF_ROUTE = new Map<string, LimitCategory>([
+  ...each(
+    "content",
+    "POST /api/questions",
+    "PATCH /api/questions/:question_id",
+    "POST /api/questions/:question_id/answers",
+    "PATCH /api/answers/:answer_id",
+    "POST /api/articles",
+    "PATCH /api/articles/:article_id",
+    "POST /api/topics",
+    "POST /api/topics/:topic_id",
+    "PATCH /api/topics/:topic_id",
+  ),
+  ...each(
+    "comments",
+    "POST /api/questions/:question_id/comments",
+    "POST /api/answers/:answer_id/comments",
+    "POST /api/articles/:article_id/comments",
+    "POST /api/comments/:comment_id/replies",
+    "PATCH /api/comments/:comment_id",
+  ),
+  ...each(
+    "votes",
+    ...["/api/questions/:question_id", "/api/answers/:answer_id", "/api/articles/:article_id", "/api/comments/:comment_id"].flatMap(votersOf),
+  ),
+  ...each(
+    "follows",
+    ...["/api/users/:user_id", "/api/topics/:topic_id", "/api/questions/:question_id", "/api/articles/:article_id"].flatMap(followersOf),
+  ),
+  ...each("reports", "POST /api/reports/:target", "DELETE /api/reports/:target"),
+  ...each("images", "POST /api/images", "POST /api/user/avatar", "POST /api/user/cover"),
+  ...each("captchas", "POST /api/captchas"),
+  ...each("mails", "POST /api/user/register/email", "POST /api/user/password/email"),
+]);
+
+export const limitCategory = (route: string): LimitCategory => CATEGORY_OF_ROUTE.get(route) ?? "writes";
+
+/**
+ * The key an address is counted under. An IPv6 subscriber usually holds a whole /64 and can change the rest at
+ * will, so IPv6 addresses count by their first four groups; IPv4 (also IPv4-mapped IPv6) by the address.
+ */
+export function addressKey(ip: string): string {
+  const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip);
+  if (dotted) return `ip4:${dotted[1]}`;
+  const [head = "", tail] = ip.toLowerCase().split("%")[0]!.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0");
+  const groups = [...headGroups, ...zeros, ...tailGroups].slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ""));
+  return `ip6:${groups.join(":")}::/64`;
+}

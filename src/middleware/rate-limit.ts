@@ -1,0 +1,29 @@
+/**
+ * Applies the write limits of lib/rate-limit.ts: after the caller is known, before the body is read and before
+ * the route runs, so a refused write is 429 (100002) with `Retry-After` and changes nothing. Administrators
+ * are not counted: they clean up after a spam wave in bursts, and a stolen administrator token can do worse
+ * than write fast. An address is counted only when the request has one (on Cloudflare it always has).
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { clientInfo } from "../lib/client-info";
+import { ApiError } from "../lib/errors";
+import { addressKey, LIMIT_PERIOD, limitCategory, LIMITERS } from "../lib/rate-limit";
+import { isAdmin } from "./context";
+import { writeRoute } from "./route-key";
+
+export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const route = writeRoute(c);
+  const caller = c.get("caller");
+  if (!route || isAdmin(caller)) return next();
+  const limiters = LIMITERS[limitCategory(route)];
+  const ip = clientInfo(c.req.raw).ip;
+  const outcomes = await Promise.all([
+    caller && limiters.user ? c.env[limiters.user]?.limit({ key: `user:${caller.user_id}` }) : undefined,
+    ip ? c.env[limiters.ip]?.limit({ key: addressKey(ip) }) : undefined,
+  ]);
+  if (outcomes.some((outcome) => outcome && !outcome.success)) {
+    throw new ApiError("TOO_MANY_REQUESTS", { headers: { "Retry-After": String(LIMIT_PERIOD) } });
+  }
+  await next();
+};

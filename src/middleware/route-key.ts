@@ -1,0 +1,15 @@
+/** Which route a write will reach, before its handler runs: the key the write tables below are indexed by. */
+import type { Context } from "hono";
+import { matchedRoutes } from "hono/route";
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * `"POST /api/questions/:question_id/comments"` for a write to a known route (the method after
+ * `X-Http-Method-Override`); null for reads and for paths no route serves (they answer 100004 or 100005).
+ */
+export function writeRoute(c: Context): string | null {
+  if (READS.has(c.req.method)) return null;
+  const route = matchedRoutes(c).findLast((candidate) => candidate.method !== "ALL");
+  return route ? `${route.method} ${route.path}` : null;
+}
