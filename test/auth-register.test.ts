@@ -252,6 +252,20 @@ describe("POST /api/users", () => {
       expect(res.body.code).toBe(200003);
     });
 
+    // Attack: concurrent guesses sharing one count. Before, the count was read, compared, then raised: all 10
+    // guesses below were compared against the code although only one try was left.
+    it("compares at most the tries left, however many guesses arrive at once", async () => {
+      const email = address();
+      await mailedCode(email);
+      await env.DB.prepare("UPDATE email_codes SET attempts = 19 WHERE email = ?").bind(email).run();
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => register({ email, email_code: `zz${i}zzz`, username: uniqueName(), password: "pw-long-enough" })),
+      );
+      expect(guesses.filter((r) => r.body.code === 200001)).toHaveLength(1);
+      expect(guesses.filter((r) => r.body.code === 200003)).toHaveLength(9);
+      expect((await codeRow(email))?.attempts).toBe(29);
+    });
+
     it("answers 200003 after 20 wrong tries, even for the right code", async () => {
       const email = address();
       const code = await mailedCode(email);
