@@ -24,6 +24,8 @@ export interface RequestOptions {
   rawBody?: string | FormData;
   query?: Record<string, string | number | boolean | undefined>;
   headers?: Record<string, string>;
+  /** Bindings in place of the test's own, e.g. a D1 that fails on purpose (test/helpers/faulty-db.ts). */
+  env?: typeof env;
 }
 
 export const BASE = "http://mdclub.test";
@@ -43,7 +45,7 @@ export async function call(method: string, path: string, options: RequestOptions
     headers.set("content-type", "application/json");
   }
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { method, headers, body }), env, ctx);
+  const res = await worker.fetch(new Request(url, { method, headers, body }), options.env ?? env, ctx);
   await waitOnExecutionContext(ctx);
   const text = await res.text();
   let parsed: unknown = text;
