@@ -27,7 +27,8 @@ describe("files", () => {
   });
 
   it("send the same headers with a missing file's error and a default image", async () => {
-    for (const path of ["/upload/image/none.png", "/upload/private/x", "/static/default/avatar.png", "/static/default/none.png"]) {
+    const missing = ["/upload/image/none.png", "/upload/private/x", "/static/default/x.png"];
+    for (const path of [...missing, "/static/default/avatar.png"]) {
       const { res } = await fetchFile(`${BASE}${path}`);
       expect(res.headers.get("content-security-policy"), path).toBe(CSP);
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
@@ -43,7 +44,8 @@ describe("files", () => {
 describe("answers to logged-in callers", () => {
   it("are private and not stored, for the token header, a Bearer token and the cookie", async () => {
     const user = await createUser();
-    for (const options of [{ token: user.token }, { bearer: user.token }, { headers: { cookie: `token=${user.token}` } }]) {
+    const cookie = { headers: { cookie: `token=${user.token}` } };
+    for (const options of [{ token: user.token }, { bearer: user.token }, cookie]) {
       const res = await get("/api/user", options);
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe(PRIVATE);

@@ -162,7 +162,8 @@ describe("request bodies", () => {
   it("refuses a JSON body sent under another Content-Type with 415 and changes nothing", async () => {
     const admin = await createAdmin();
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-      const res = await patch("/api/options", { token: admin.token, rawBody: '{"site_name": "Plain"}', headers: { "content-type": type } });
+      const headers = { "content-type": type };
+      const res = await patch("/api/options", { token: admin.token, rawBody: '{"site_name": "Plain"}', headers });
       expect(res.status).toBe(415);
       expect(res.body.code).toBe(200001);
       expect(res.body.errors.body).toEqual(expect.any(String));

@@ -6,7 +6,16 @@
  */
 import type { Bindings } from "../env";
 
-export type LimitCategory = "content" | "comments" | "votes" | "follows" | "reports" | "images" | "captchas" | "mails" | "writes";
+export type LimitCategory =
+  | "content"
+  | "comments"
+  | "votes"
+  | "follows"
+  | "reports"
+  | "images"
+  | "captchas"
+  | "mails"
+  | "writes";
 
 type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends RateLimit ? K : never }[keyof Bindings];
 
@@ -14,8 +23,8 @@ type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends R
 export const LIMIT_PERIOD = 60;
 
 /**
- * `user` counts by user id, `ip` by address (IPv6 by /64). Captchas and mails are asked for before logging in,
- * so only their address is counted.
+ * `user` counts by user id, `ip` by address (lib/client-info.ts: IPv6 by its /64). Captchas and mails are asked
+ * for before logging in, so only their address is counted.
  */
 export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterName }> = {
   content: { user: "LIMIT_CONTENT_USER", ip: "LIMIT_CONTENT_IP" },
@@ -29,12 +38,16 @@ export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterNa
   writes: { user: "LIMIT_WRITES_USER", ip: "LIMIT_WRITES_IP" },
 };
 
+const QUESTION = "/api/questions/:question_id";
+const ARTICLE = "/api/articles/:article_id";
+const VOTABLE = [QUESTION, "/api/answers/:answer_id", ARTICLE, "/api/comments/:comment_id"];
+const FOLLOWABLE = ["/api/users/:user_id", "/api/topics/:topic_id", QUESTION, ARTICLE];
 const each = (category: LimitCategory, ...routes: string[]) => routes.map((route) => [route, category] as const);
 const votersOf = (path: string) => [`POST ${path}/voters`, `DELETE ${path}/voters`];
 const followersOf = (path: string) => [`POST ${path}/followers`, `DELETE ${path}/followers`];
 
 /** Write routes (method and route path, middleware/route-key.ts) by category; any other write is `writes`. */
-const CATEGORY_OF_ROUTE = new Map<string, LimitCategory>([
+export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<string, LimitCategory>([
   ...each(
     "content",
     "POST /api/questions",
@@ -55,14 +68,8 @@ const CATEGORY_OF_ROUTE = new Map<string, LimitCategory>([
     "POST /api/comments/:comment_id/replies",
     "PATCH /api/comments/:comment_id",
   ),
-  ...each(
-    "votes",
-    ...["/api/questions/:question_id", "/api/answers/:answer_id", "/api/articles/:article_id", "/api/comments/:comment_id"].flatMap(votersOf),
-  ),
-  ...each(
-    "follows",
-    ...["/api/users/:user_id", "/api/topics/:topic_id", "/api/questions/:question_id", "/api/articles/:article_id"].flatMap(followersOf),
-  ),
+  ...each("votes", ...VOTABLE.flatMap(votersOf)),
+  ...each("follows", ...FOLLOWABLE.flatMap(followersOf)),
   ...each("reports", "POST /api/reports/:target", "DELETE /api/reports/:target"),
   ...each("images", "POST /api/images", "POST /api/user/avatar", "POST /api/user/cover"),
   ...each("captchas", "POST /api/captchas"),
@@ -70,18 +77,3 @@ const CATEGORY_OF_ROUTE = new Map<string, LimitCategory>([
 ]);
 
 export const limitCategory = (route: string): LimitCategory => CATEGORY_OF_ROUTE.get(route) ?? "writes";
-
-/**
- * The key an address is counted under. An IPv6 subscriber usually holds a whole /64 and can change the rest at
- * will, so IPv6 addresses count by their first four groups; IPv4 (also IPv4-mapped IPv6) by the address.
- */
-export function addressKey(ip: string): string {
-  const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip);
-  if (dotted) return `ip4:${dotted[1]}`;
-  const [head = "", tail] = ip.toLowerCase().split("%")[0]!.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0");
-  const groups = [...headGroups, ...zeros, ...tailGroups].slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ""));
-  return `ip6:${groups.join(":")}::/64`;
-}

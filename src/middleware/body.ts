@@ -18,7 +18,7 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 20 * 1024 * 1024;
 
 /** The routes that take a file (middleware/route-key.ts names them). */
-const UPLOAD_ROUTES = new Set([
+export const UPLOAD_ROUTES: ReadonlySet<string> = new Set([
   "POST /api/images",
   "POST /api/user/avatar",
   "POST /api/user/cover",
@@ -47,7 +47,8 @@ export const normaliseBody: MiddlewareHandler = async (c, next) => {
 
   const text = new TextDecoder().decode(await readLimited(c.req.raw.body, limit, () => tooLarge(limit))).trim() || "{}";
   if (text !== "{}" && !isJson(type)) {
-    throw new ApiError("VALIDATION", { status: 415, errors: { body: "must be JSON sent as Content-Type: application/json" } });
+    const errors = { body: "must be JSON sent as Content-Type: application/json" };
+    throw new ApiError("VALIDATION", { status: 415, errors });
   }
   const headers = new Headers(c.req.raw.headers);
   headers.set("content-type", "application/json");

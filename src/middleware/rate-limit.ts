@@ -6,9 +6,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { clientInfo } from "../lib/client-info";
+import { clientInfo, throttleKey } from "../lib/client-info";
 import { ApiError } from "../lib/errors";
-import { addressKey, LIMIT_PERIOD, limitCategory, LIMITERS } from "../lib/rate-limit";
+import { LIMIT_PERIOD, limitCategory, LIMITERS } from "../lib/rate-limit";
 import { isAdmin } from "./context";
 import { writeRoute } from "./route-key";
 
@@ -20,7 +20,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const ip = clientInfo(c.req.raw).ip;
   const outcomes = await Promise.all([
     caller && limiters.user ? c.env[limiters.user]?.limit({ key: `user:${caller.user_id}` }) : undefined,
-    ip ? c.env[limiters.ip]?.limit({ key: addressKey(ip) }) : undefined,
+    ip ? c.env[limiters.ip]?.limit({ key: `ip:${throttleKey(ip)}` }) : undefined,
   ]);
   if (outcomes.some((outcome) => outcome && !outcome.success)) {
     throw new ApiError("TOO_MANY_REQUESTS", { headers: { "Retry-After": String(LIMIT_PERIOD) } });
