@@ -8,18 +8,29 @@ import { COMMON_PASSWORD_COUNT, COMMON_PASSWORD_PREFIXES, RICE_BITS } from "./co
 
 let prefixes: Uint32Array | undefined;
 
-/** Decodes the Rice-coded differences once per isolate (about 10 000 numbers). */
+/** Decodes the Rice-coded differences, once per isolate and only when a new password is checked. */
 function decode(): Uint32Array {
-  const bytes = Uint8Array.from(atob(COMMON_PASSWORD_PREFIXES), (ch) => ch.charCodeAt(0));
+  const text = atob(COMMON_PASSWORD_PREFIXES);
+  // Padded, so that reading 4 bytes from the last bit never runs past the end.
+  const bytes = new Uint8Array(text.length + 4);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const byte = (i: number) => bytes[i] as number;
+  /** The 32 bits from bit `at` on, as an unsigned number (the last up to 7 of them are zeros). */
+  const word = (at: number) => {
+    const i = at >> 3;
+    return (((byte(i) << 24) | (byte(i + 1) << 16) | (byte(i + 2) << 8) | byte(i + 3)) << (at & 7)) >>> 0;
+  };
   const out = new Uint32Array(COMMON_PASSWORD_COUNT);
   let bit = 0;
-  const next = () => ((bytes[bit >> 3] as number) >> (7 - (bit++ & 7))) & 1;
   let value = 0;
   for (let n = 0; n < COMMON_PASSWORD_COUNT; n++) {
     let high = 0;
-    while (next()) high++;
-    let low = 0;
-    for (let i = 0; i < RICE_BITS; i++) low = low * 2 + next();
+    while (word(bit) >= 0x8000_0000) {
+      high++;
+      bit++;
+    }
+    const low = word(bit + 1) >>> (32 - RICE_BITS);
+    bit += 1 + RICE_BITS;
     value += high * 2 ** RICE_BITS + low;
     out[n] = value;
   }
