@@ -71,7 +71,8 @@ describe("per-account backoff", () => {
     const seventh = await login({ name: user.username, password: DEFAULT_PASSWORD }, "192.0.2.2");
     expect(seventh.status).toBe(429);
     expect(seventh.body.code).toBe(100002);
-    expect(seventh.headers.get("retry-after")).toBe("2");
+    // 2 s after the 6th failure: 1 if a second boundary passed between the two requests.
+    expect(["1", "2"]).toContain(seventh.headers.get("retry-after"));
     expect(seventh.body).not.toHaveProperty("errors");
     expect(await failures(`user:${user.user_id}`)).toBe(6);
 
