@@ -4,15 +4,17 @@
  * database as it was before, or (when the failure came after the write committed) as the healthy run left it:
  * never half a write, such as a question without its topic links or its author's question_count.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, post, type RequestOptions } from "./helpers/api";
+import { call, post, type ApiResponse, type RequestOptions } from "./helpers/api";
 import { createTopic } from "./helpers/content";
 import { DEFAULT_PASSWORD, uniqueName } from "./helpers/factories";
 import { comparable, faultyEnv, restore, snapshot } from "./helpers/faulty-db";
 import { codeFromMail } from "./helpers/mailbox";
+import { documentAtCollection, fillPath, operations, sampleBody, type Access } from "./helpers/openapi-doc";
 import { picture } from "./fixtures/pictures";
 import { buildWorld, type World } from "./helpers/world";
+
+const doc = await documentAtCollection();
 
 type Role = "user" | "other" | "admin";
 
@@ -128,6 +130,42 @@ function withoutAttempts(state: Record<string, string[]>): Record<string, string
   return { ...state, throttles: [], email_codes: codes };
 }
 
+type Send = (env?: RequestOptions["env"]) => Promise<ApiResponse>;
+
+/**
+ * Runs the write healthy, then once failing at each of its round trips, each time from the database as it was
+ * before; the problems found, or null when the healthy run did not go through (nothing to tear).
+ */
+async function faultsOf(send: Send): Promise<string[] | null> {
+  const before = await snapshot();
+  const healthy = faultyEnv();
+  const ok = await send(healthy.env);
+  if (ok.body?.code !== 0) return null;
+  const done = withoutAttempts(comparable(await snapshot()));
+  const untouched = withoutAttempts(comparable(before));
+  // The response's own round trips (Server-Timing); any after them run in the background (waitUntil).
+  const onPath = ok.roundTrips;
+  const trips = healthy.db.roundTrips;
+
+  const problems: string[] = [];
+  for (let failAt = 1; failAt <= trips; failAt++) {
+    await restore(before);
+    const res = await send(faultyEnv(failAt).env);
+    if (failAt > onPath) {
+      // Background work is best effort by design (logged, never failing the answer already sent).
+      if (res.body?.code !== 0) problems.push(`background trip ${failAt}: answered ${res.status}`);
+      continue;
+    }
+    if (res.status !== 500 || res.body?.code !== 100000) problems.push(`trip ${failAt}: answered ${res.status}`);
+    const state = withoutAttempts(comparable(await snapshot()));
+    if (same(state, untouched) || same(state, done)) continue;
+    const tables = Object.keys(state).filter((table) => !same(state[table], untouched[table]));
+    const partial = tables.map((table) => `${table}${same(state[table], done[table]) ? " (written)" : " (other)"}`);
+    problems.push(`trip ${failAt} of ${trips}: half a write, changed: ${partial.join(", ")}`);
+  }
+  return problems;
+}
+
 describe.each(cases.map((write) => [write.name, write] as const))("%s", (_name, write) => {
   it("leaves the database whole when any of its D1 round trips fails", async () => {
     const world = await buildWorld();
@@ -136,37 +174,28 @@ describe.each(cases.map((write) => [write.name, write] as const))("%s", (_name, 
       expect((await call(method, path, { token: world.admin.token })).body.code).toBe(0);
     }
     const body = typeof write.body === "function" ? await write.body(world) : write.body;
-    const before = await snapshot();
+    expect(await faultsOf((env) => send(world, write, body, env))).toEqual([]);
+  });
+});
 
-    const healthy = faultyEnv();
-    const ok = await send(world, write, body, healthy.env);
-    expect(ok.body?.code, JSON.stringify(ok.body)).toBe(0);
-    const done = withoutAttempts(comparable(await snapshot()));
-    const untouched = withoutAttempts(comparable(before));
-    // The response's own round trips (Server-Timing); any after them run in the background (waitUntil).
-    const onPath = ok.roundTrips;
-    const trips = healthy.db.roundTrips;
-    expect(trips).toBeGreaterThanOrEqual(onPath);
+/** A route's shape, ids and notes aside: `POST /api/questions/{}/answers`. */
+const shape = (name: string) => name.split(" (")[0]!.replace(/\{[^}]*\}/g, "{}");
+const named = new Set(cases.map((write) => shape(write.name)));
+const CALLER: Record<Access, Role | null> = { public: null, login: "other", author: "user", admin: "admin" };
 
-    const problems: string[] = [];
-    for (let failAt = 1; failAt <= trips; failAt++) {
-      await restore(before);
-      const faulty = faultyEnv(failAt);
-      const res = await send(world, write, body, faulty.env);
-      if (failAt > onPath) {
-        // Background work is best effort by design (logged, never failing the answer already sent).
-        if (res.body?.code !== 0) problems.push(`background trip ${failAt}: answered ${res.status}`);
-        continue;
-      }
-      if (res.status !== 500 || res.body?.code !== 100000) problems.push(`trip ${failAt}: answered ${res.status}`);
-      const state = withoutAttempts(comparable(await snapshot()));
-      if (same(state, untouched) || same(state, done)) continue;
-      const tables = Object.keys(state).filter((table) => !same(state[table], untouched[table]));
-      const partial = tables.map((table) => `${table}${same(state[table], done[table]) ? " (written)" : " (other)"}`);
-      problems.push(`trip ${failAt} of ${trips}: half a write, changed: ${partial.join(", ")}`);
-    }
-    expect(problems).toEqual([]);
-    // The database the next test sees is unaffected either way; this keeps a failure's report to this case.
-    await env.KV.delete("options:v1");
+// Every other write of the document, with a sample body, so a new route is covered without a named case.
+describe.each(
+  operations(doc)
+    .filter((operation) => operation.method !== "GET" && !named.has(shape(`${operation.method} ${operation.path}`)))
+    .map((operation) => [`${operation.method} ${operation.path}`, operation] as const),
+)("%s (from the document)", (_name, operation) => {
+  it("leaves the database whole when any of its D1 round trips fails, if its sample request writes", async () => {
+    const world = await buildWorld();
+    const role = CALLER[operation.access];
+    const token = role ? world[role].token : undefined;
+    const body = operation.jsonBody ? sampleBody(doc, operation.jsonBody, world) : undefined;
+    const path = fillPath(operation, world);
+    // A sample the route refuses (a missing code, an upload it lacks) has nothing to tear: no problems then.
+    expect((await faultsOf((env) => call(operation.method, path, { token, body, env }))) ?? []).toEqual([]);
   });
 });
