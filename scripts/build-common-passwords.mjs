@@ -9,8 +9,9 @@ import { createRequire } from "node:module";
 
 const COUNT = 10_000;
 const require = createRequire(import.meta.url);
-const source = require.resolve("@zxcvbn-ts/language-common/package.json").replace(/package\.json$/, "src/passwords.json");
-const { version } = JSON.parse(readFileSync(require.resolve("@zxcvbn-ts/language-common/package.json"), "utf8"));
+const manifest = require.resolve("@zxcvbn-ts/language-common/package.json");
+const source = manifest.replace(/package\.json$/, "src/passwords.json");
+const { version } = JSON.parse(readFileSync(manifest, "utf8"));
 
 const passwords = [...new Set(JSON.parse(readFileSync(source, "utf8")).map((p) => p.toLowerCase()))].slice(0, COUNT);
 if (passwords.length < COUNT) throw new Error(`only ${passwords.length} passwords in ${source}`);
@@ -44,4 +45,4 @@ writeFileSync(
     `/** Sorted 32-bit SHA-1 prefixes, their differences Rice-coded (RICE_BITS), in base64. */\n` +
     `export const COMMON_PASSWORD_PREFIXES =\n${lines.join(" +\n")};\n`,
 );
-console.log(`${passwords.length} passwords, ${prefixes.length} prefixes, ${bytes.length} bytes, ${base64.length} base64 characters`);
+console.log(`${passwords.length} passwords, ${prefixes.length} prefixes, ${bytes.length} bytes`);

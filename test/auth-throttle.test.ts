@@ -127,6 +127,26 @@ describe("captchas", () => {
   });
 });
 
+describe("captchas handed out by refused logins", () => {
+  // Attack: filling D1 with captchas. Before, every refused login from a throttled IP wrote a fresh captcha.
+  it("stop at 30 per IP in 15 minutes: then 429, 100002, no captcha and no new row", async () => {
+    const ip = "203.0.113.150";
+    for (let i = 1; i <= 5; i++) await login({ name: `flooder${i}`, password: "wrong guess" }, ip);
+    const captchas = () => env.DB.prepare("SELECT count(*) AS n FROM captchas").first<number>("n");
+    const before = await captchas();
+    const refusals = [];
+    for (let i = 0; i < 31; i++) refusals.push(await login({ name: "flooder", password: "wrong guess" }, ip));
+    expect(refusals.slice(0, 30).every((r) => r.status === 429 && r.body.code === 200001 && r.body.captcha_token)).toBe(true);
+    const last = refusals[30]!;
+    expect(last.status).toBe(429);
+    expect(last.body.code).toBe(100002);
+    expect(last.body).not.toHaveProperty("captcha_token");
+    expect(await captchas()).toBe(before + 30);
+    // Another network is not affected.
+    expect((await login({ name: "flooder", password: "wrong guess" }, "203.0.113.151")).status).toBe(400);
+  });
+});
+
 describe("password hashes", () => {
   // Attack: an offline guess from a leaked database. Before, PBKDF2(SHA-1(password), salt) was all it took.
   it("cannot be recomputed from the database alone: the pepper is mixed in", async () => {

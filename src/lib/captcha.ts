@@ -91,7 +91,8 @@ function noiseStroke(points: number): Point[] {
   while (stroke.length < points) {
     const [x, y] = stroke.at(-1) as Point;
     const [length, angle] = [random(4, 20), random(0, 2 * Math.PI)];
-    stroke.push([Math.min(WIDTH - 2, Math.max(2, x + length * Math.cos(angle))), Math.min(HEIGHT - 2, Math.max(2, y + length * Math.sin(angle)))]);
+    const clamp = (value: number, size: number) => Math.min(size - 2, Math.max(2, value));
+    stroke.push([clamp(x + length * Math.cos(angle), WIDTH), clamp(y + length * Math.sin(angle), HEIGHT)]);
   }
   return stroke;
 }

@@ -34,7 +34,8 @@ let hmacKey: { pepper: string; key: Promise<CryptoKey> } | undefined;
 
 async function peppered(digest: string, pepper: string): Promise<Uint8Array> {
   if (hmacKey?.pepper !== pepper) {
-    const key = crypto.subtle.importKey("raw", encoder.encode(pepper), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const algorithm = { name: "HMAC", hash: "SHA-256" };
+    const key = crypto.subtle.importKey("raw", encoder.encode(pepper), algorithm, false, ["sign"]);
     hmacKey = { pepper, key };
   }
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey.key, encoder.encode(digest)));
@@ -58,7 +59,11 @@ export interface Verification {
   outdated: boolean;
 }
 
-export async function verifyPassword(password: string, stored: string, pepper: string | undefined): Promise<Verification> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  pepper: string | undefined,
+): Promise<Verification> {
   const key = requirePepper(pepper);
   const [scheme, iterations, saltHex, hash] = stored.split("$");
   const invalid = { valid: false, outdated: false };
@@ -82,5 +87,7 @@ export async function assertAcceptablePassword(password: string): Promise<void> 
     throw validationError({ password: `must be at least ${MIN_PASSWORD_LENGTH} characters` });
   }
   const digests = plain ? [await sha1Hex(password), await sha1Hex(password.toLowerCase())] : [password.toLowerCase()];
-  if (digests.some(isCommonDigest)) throw validationError({ password: "is one of the most common passwords: choose another" });
+  if (digests.some(isCommonDigest)) {
+    throw validationError({ password: "is one of the most common passwords: choose another" });
+  }
 }

@@ -87,7 +87,9 @@ export async function sendCode<Row>(
       throw new ApiError("EMAIL_SEND_FAILED");
     }
     // Written only once the mail is out: a failed send leaves the previous code.
-    await upsertCode(writer, { purpose, email: address, code: await hashCode(code), create_time: time, expire_time: time + CODE_LIFETIME }).run();
+    const hash = await hashCode(code);
+    const row = { purpose, email: address, code: hash, create_time: time, expire_time: time + CODE_LIFETIME };
+    await upsertCode(writer, row).run();
   };
   if (!background) return deliver(db);
   c.executionCtx.waitUntil(deliver(backgroundDb(c.env.DB)).catch(() => undefined));

@@ -3,7 +3,8 @@
  * account over 15 minutes. From the 5th failure on, an attempt must solve a captcha, and every failure at or
  * past that point hands out a fresh one. Past 5 failures of an account, its next attempt must also wait
  * 2^(failures - 5) seconds after the latest failure (1 s, 2 s, 4 s … at most 15 minutes): 429, 100002 and
- * `Retry-After`.
+ * `Retry-After`. A refusal for a missing or wrong captcha hands out a new one at most 30 times per IP in the window;
+ * past that it is 429, 100002, and writes nothing but the taking back of the attempt.
  *
  * An attempt is counted as a failure BEFORE its password is checked: the read batch records it provisionally
  * after counting the earlier ones, so of many concurrent guesses only the first few see a count below the
@@ -34,6 +35,7 @@ import {
   deleteEventsById,
   deleteToken,
   eventsSince,
+  insertEvents,
   insertEventsReturningIds,
   insertToken,
   recordLogin,
@@ -46,6 +48,8 @@ const FREE_FAILURES = 5;
 const MAX_WAIT = WINDOW;
 const FAILED_BY_IP = "login_ip";
 const FAILED_FOR_ACCOUNT = "login_account";
+/** Captchas handed out to one IP by refused logins: past this, a refusal writes nothing (no new captcha row). */
+const CAPTCHA_BY_IP = { action: "login_captcha_ip", max: 30 } as const;
 
 let decoyHash: Promise<string> | undefined;
 
@@ -74,6 +78,7 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   const reads: BatchStatement[] = [
     selectLoginUser(db, match),
     countEvents(db, FAILED_BY_IP, ip, time - WINDOW),
+    countEvents(db, CAPTCHA_BY_IP.action, ip, time - WINDOW),
     eventsSince(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
     insertEventsReturningIds(db, [
       { action: FAILED_BY_IP, subject: ip, create_time: time },
@@ -82,8 +87,9 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     takeCaptcha(db, body.captcha_token),
   ];
   const results = await runBatch(db, [...admin, ...reads]);
-  const [users, byIp, forAccount, attempt, captchaRows] = results.slice(admin.length) as [
+  const [users, byIp, captchasByIp, forAccount, attempt, captchaRows] = results.slice(admin.length) as [
     { user_id: number; password: string; disable_time: number }[],
+    { n: number }[],
     { n: number }[],
     { n: number; last: number }[],
     { id: number }[],
@@ -95,8 +101,10 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   const attemptIds = attempt.map((row) => row.id);
 
   /** Refuses without checking the password: the attempt is taken back, as it guessed nothing. */
-  const refuse = async (error: ApiError, captcha?: ReturnType<typeof newCaptcha>) => {
-    await runBatch(db, [deleteEventsById(db, attemptIds), ...(captcha ? [insertCaptcha(db, captcha.row)] : [])]);
+  const refuse = async (error: ApiError, captcha?: ReturnType<typeof newCaptcha>): Promise<never> => {
+    const handedOut = { action: CAPTCHA_BY_IP.action, subject: ip, create_time: time };
+    const handOut = captcha ? [insertCaptcha(db, captcha.row), insertEvents(db, [handedOut])] : [];
+    await runBatch(db, [deleteEventsById(db, attemptIds), ...handOut]);
     throw error;
   };
   const wait = backoff(account.n, account.last, time);
@@ -105,15 +113,21 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     await refuse(new ApiError("TOO_MANY_REQUESTS", { message, headers: { "Retry-After": String(wait) } }));
   }
   if (failures >= FREE_FAILURES && !captchaSolved(captchaRows, body.captcha_code)) {
-    const message = body.captcha_code ? "the characters do not match the image" : "enter the characters shown in the image";
+    if ((captchasByIp[0]?.n ?? 0) >= CAPTCHA_BY_IP.max) {
+      const message = "Too many failed logins from your network, try again later";
+      await refuse(new ApiError("TOO_MANY_REQUESTS", { message }));
+    }
     const captcha = newCaptcha();
-    await refuse(new ApiError("VALIDATION", { status: 429, errors: { captcha_code: message }, extra: { ...captcha.captcha } }), captcha);
+    const wrong = "the characters do not match the image";
+    const errors = { captcha_code: body.captcha_code ? wrong : "enter the characters shown in the image" };
+    await refuse(new ApiError("VALIDATION", { status: 429, errors, extra: { ...captcha.captcha } }), captcha);
   }
 
   const { valid, outdated } = await verifyPassword(body.password, user?.password ?? (await decoy(pepper)), pepper);
   if (!user || !valid || user.disable_time > 0) {
     // The account's state is told only to someone who knows its password.
-    const errors: FieldErrors = user && valid ? { name: "this account is disabled" } : { password: "wrong name or password" };
+    const errors: FieldErrors =
+      user && valid ? { name: "this account is disabled" } : { password: "wrong name or password" };
     let extra: Captcha | undefined;
     if (failures + 1 >= FREE_FAILURES) {
       const captcha = newCaptcha();
@@ -136,7 +150,12 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   const password = outdated ? { password: await hashPassword(body.password, pepper) } : {};
   await db.batch([
     insertToken(db, record),
-    recordLogin(db, user.user_id, { last_login_time: time, last_login_ip: client.ip, last_login_location: client.location, ...password }),
+    recordLogin(db, user.user_id, {
+      last_login_time: time,
+      last_login_ip: client.ip,
+      last_login_location: client.location,
+      ...password,
+    }),
     deleteEvents(db, FAILED_FOR_ACCOUNT, userKey(user.user_id)),
     deleteEventsById(db, attemptIds),
   ]);

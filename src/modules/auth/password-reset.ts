@@ -10,7 +10,15 @@ import type { AppEnv } from "../../env";
 import { validationError } from "../../lib/errors";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { codeAddress, sendCode, verifyCode, wrongCode } from "./email-codes";
-import { byEmail, codeStillValid, countCodeTry, deleteCode, deleteUserTokensWithCode, selectUserId, updatePasswordWithCode } from "./repo";
+import {
+  byEmail,
+  codeStillValid,
+  countCodeTry,
+  deleteCode,
+  deleteUserTokensWithCode,
+  selectUserId,
+  updatePasswordWithCode,
+} from "./repo";
 import type { ResetPasswordBody } from "./schema";
 
 interface Account {
@@ -30,7 +38,10 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
   const address = codeAddress(body.email);
   // Before the batch: a refused password costs no try of the code.
   await assertAcceptablePassword(body.password);
-  const [accounts, codes] = await db.batch([selectUserId(db, byEmail(body.email)), countCodeTry(db, "password_reset", address)]);
+  const [accounts, codes] = await db.batch([
+    selectUserId(db, byEmail(body.email)),
+    countCodeTry(db, "password_reset", address),
+  ]);
   const account = accounts[0];
   if (!account) throw wrongCode();
   const codeHash = await verifyCode(body.email_code, codes[0]);

@@ -31,7 +31,9 @@ export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.inse
 export const recordLogin = (
   db: Db,
   userId: number,
-  values: Pick<typeof users.$inferInsert, "last_login_time" | "last_login_ip" | "last_login_location"> & { password?: string },
+  values: Pick<typeof users.$inferInsert, "last_login_time" | "last_login_ip" | "last_login_location"> & {
+    password?: string;
+  },
 ) => db.update(users).set(values).where(eq(users.user_id, userId));
 
 /** Sets the password only while the reset code is still there: a code used concurrently changes nothing. */
@@ -101,11 +103,12 @@ export const insertEvents = (db: Db, events: { action: string; subject: string; 
   db.insert(throttles).values(events);
 
 /** Inserts events whose subject may be computed in SQL (the same statement), returning their ids. */
-export const insertEventsReturningIds = (db: Db, events: { action: string; subject: string | SQL; create_time: number }[]) =>
-  db
-    .insert(throttles)
-    .select(sql.join(events.map((e) => sql`SELECT NULL, ${e.action}, ${e.subject}, ${e.create_time}`), sql` UNION ALL `))
-    .returning({ id: throttles.id });
+type Event = { action: string; subject: string | SQL; create_time: number };
+
+export const insertEventsReturningIds = (db: Db, events: Event[]) => {
+  const rows = events.map((e) => sql`SELECT NULL, ${e.action}, ${e.subject}, ${e.create_time}`);
+  return db.insert(throttles).select(sql.join(rows, sql` UNION ALL `)).returning({ id: throttles.id });
+};
 
 export interface Limit {
   action: string;
@@ -115,8 +118,8 @@ export interface Limit {
 }
 
 const countIn = (limit: Limit, time: number) =>
-  sql`(SELECT count(*) FROM ${throttles} WHERE ${throttles.action} = ${limit.action} AND ${throttles.subject} = ${limit.subject}
-    AND ${throttles.create_time} > ${time - limit.window})`;
+  sql`(SELECT count(*) FROM ${throttles} WHERE ${throttles.action} = ${limit.action}
+    AND ${throttles.subject} = ${limit.subject} AND ${throttles.create_time} > ${time - limit.window})`;
 
 /**
  * Records one event per limit, all or none: only while every limit is below its `max` (one statement, so two
