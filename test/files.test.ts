@@ -28,6 +28,7 @@ describe("GET /upload/{path}", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-length")).toBe(String(bytes.length));
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     expect(res.headers.get("server-timing")).toMatch(/"0 round trips"/);
     expect(body).toEqual(bytes);
   });
