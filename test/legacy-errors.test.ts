@@ -7,7 +7,8 @@ async function fetchWith(vars: Partial<typeof env>, path: string, init: RequestI
   const ctx = createExecutionContext();
   const res = await worker.fetch(new Request(`http://mdclub.test${path}`, init), { ...env, ...vars }, ctx);
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body: (await res.json()) as { code: number; errors?: Record<string, string> } };
+  const body = (await res.json()) as { code: number; errors?: Record<string, string> };
+  return { status: res.status, body, headers: res.headers };
 }
 
 describe("LEGACY_ERROR_STATUS", () => {
@@ -22,6 +23,19 @@ describe("LEGACY_ERROR_STATUS", () => {
     expect(await fetchWith(legacy, "/api/nowhere")).toMatchObject({ status: 200, body: { code: 100004 } });
     const login = await fetchWith(legacy, "/api/tokens", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect(login).toMatchObject({ status: 200, body: { code: 200001, errors: { name: expect.any(String) } } });
+  });
+
+  it("keeps an error's headers: a write past its limit still says when to retry", async () => {
+    const captcha = { method: "POST", headers: { "cf-connecting-ip": "192.0.2.44" } };
+    const answers = [];
+    // Twice the default of 30 and one: at least one is refused even if the burst spans two windows.
+    for (let i = 0; i < 61; i++) answers.push(await fetchWith({ LEGACY_ERROR_STATUS: "true" }, "/api/captchas", captcha));
+    const refused = answers.filter((res) => res.body.code === 100002);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const res of refused) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("retry-after")).toBe("60");
+    }
   });
 });
 
