@@ -29,7 +29,8 @@ describe("LEGACY_ERROR_STATUS", () => {
     const captcha = { method: "POST", headers: { "cf-connecting-ip": "192.0.2.44" } };
     const answers = [];
     // Twice the default of 30 and one: at least one is refused even if the burst spans two windows.
-    for (let i = 0; i < 61; i++) answers.push(await fetchWith({ LEGACY_ERROR_STATUS: "true" }, "/api/captchas", captcha));
+    const legacy = { LEGACY_ERROR_STATUS: "true" };
+    for (let i = 0; i < 61; i++) answers.push(await fetchWith(legacy, "/api/captchas", captcha));
     const refused = answers.filter((res) => res.body.code === 100002);
     expect(refused.length).toBeGreaterThan(0);
     for (const res of refused) {
