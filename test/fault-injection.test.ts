@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { call, post, type ApiResponse, type RequestOptions } from "./helpers/api";
 import { createTopic } from "./helpers/content";
 import { DEFAULT_PASSWORD, uniqueName } from "./helpers/factories";
-import { comparable, faultyEnv, restore, snapshot } from "./helpers/faulty-db";
+import { changedTables, comparable, restore, snapshot } from "./helpers/db-state";
+import { faultyEnv } from "./helpers/faulty-db";
 import { codeFromMail } from "./helpers/mailbox";
 import { documentAtCollection, fillPath, operations, sampleBody, type Access } from "./helpers/openapi-doc";
 import { picture } from "./fixtures/pictures";
@@ -159,8 +160,9 @@ async function faultsOf(send: Send): Promise<string[] | null> {
     if (res.status !== 500 || res.body?.code !== 100000) problems.push(`trip ${failAt}: answered ${res.status}`);
     const state = withoutAttempts(comparable(await snapshot()));
     if (same(state, untouched) || same(state, done)) continue;
-    const tables = Object.keys(state).filter((table) => !same(state[table], untouched[table]));
-    const partial = tables.map((table) => `${table}${same(state[table], done[table]) ? " (written)" : " (other)"}`);
+    const partial = changedTables(untouched, state).map((table) =>
+      same(state[table], done[table]) ? `${table} (written)` : `${table} (other)`,
+    );
     problems.push(`trip ${failAt} of ${trips}: half a write, changed: ${partial.join(", ")}`);
   }
   return problems;

@@ -16,13 +16,14 @@ import {
   type Json,
   type Operation,
 } from "./helpers/openapi-doc";
+import { changedTables, comparable, snapshot } from "./helpers/db-state";
 import { buildWorld, type World } from "./helpers/world";
 
 const doc = await documentAtCollection();
 const restricted = restrictedFields(doc);
 
 type Role = "anonymous" | "disabled" | "other" | "user" | "admin";
-/** Those who may not act go first, so that their refused writes are checked against the untouched world. */
+/** Those who may not act go first, so each refusal meets the world untouched (not an item already deleted). */
 const ROLES: Role[] = ["anonymous", "disabled", "other", "user", "admin"];
 
 const LOGIN_REQUIRED = 201001;
@@ -43,6 +44,13 @@ function caller(world: World, role: Role): { token?: string; viewer: Viewer } {
     default:
       return { token: world[role].token, viewer: { id: world[role].user_id, admin: role === "admin" } };
   }
+}
+
+/** Whether the document refuses this role the operation. */
+function refused(access: Access, role: Role): boolean {
+  if (access === "public" || role === "admin") return false;
+  if (role === "anonymous" || role === "disabled") return true;
+  return access === "admin" || (access === "author" && role === "other");
 }
 
 /** What the access rule says about this role, or null when the answer is right. */
@@ -123,13 +131,20 @@ describe("the document", () => {
 });
 
 describe.each(cases)("%s", (_name, operation) => {
-  it(`answers each role as its access (${operation.access}) says, restricted fields only to whom it may`, async () => {
+  it(`answers each role as "${operation.access}" says, refuses without writing, hides restricted fields`, async () => {
     const world = await buildWorld();
     const problems: string[] = [];
+    // The refused roles come first in ROLES: one look at the database after the last of them tells if any wrote.
+    const refusedRoles = ROLES.filter((role) => refused(operation.access, role));
+    const untouched = comparable(await snapshot());
     for (const role of ROLES) {
       const { token, viewer } = caller(world, role);
       const res = await request(operation, world, token);
       const where = `${role}: `;
+      if (role === refusedRoles.at(-1)) {
+        const written = changedTables(untouched, comparable(await snapshot()));
+        if (written.length) problems.push(`refused (${refusedRoles.join(", ")}), yet wrote to ${written.join(", ")}`);
+      }
       if (res.status >= 500) problems.push(`${where}status ${res.status} ${JSON.stringify(res.body)}`);
       const access = accessProblem(operation.access, role, res);
       if (access) problems.push(where + access);
