@@ -4,7 +4,9 @@
  */
 import { compile, parse, postprocess, preprocess } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { ContentLimitError, MAX_RENDERED_BYTES } from "./content-limits";
 import { htmlToMarkdown } from "./html-to-markdown";
+import { markdownWorkRefusal, renderedTooLarge, utf8Length } from "./markdown-bounds";
 import { isSafeUrl, MarkupScrubber, sanitizeHtml, stripTags } from "./sanitize";
 
 const extensions = [gfm()];
@@ -134,50 +136,36 @@ function failure(message: string): ContentResult {
 }
 
 /**
- * micromark is superlinear on some shapes, measured in Node on 100 000 characters: list items opening another
- * container on the same line (`- - - - x` lines: 60 s), and long runs of emphasis delimiters (`*a` repeated:
- * 65 s). No real document needs many of either, and a Worker request must not burn seconds of CPU, so such
- * content is refused before parsing. Ordinary nesting by indentation and flat lists stay well under 1 s.
- */
-const SAME_LINE_CONTAINERS = /^[ \t]{0,3}(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]+){2,}/gm;
-const MAX_SAME_LINE_CONTAINERS = 200;
-const MAX_DELIMITERS = 10_000;
-const MAX_SOURCE_LENGTH = 2 * CONTENT_MAX_LENGTH;
-
-function complexityRefusal(source: string): string | null {
-  if (source.length > MAX_SOURCE_LENGTH) return `Content must be at most ${CONTENT_MAX_LENGTH} characters`;
-  let nested = 0;
-  for (const _ of source.matchAll(SAME_LINE_CONTAINERS)) {
-    if (++nested > MAX_SAME_LINE_CONTAINERS) return "Content nests lists or quotes on one line too often";
-  }
-  let delimiters = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    // '*' and '_'
-    if ((c === 42 || c === 95) && ++delimiters > MAX_DELIMITERS) return "Content has too many emphasis markers";
-  }
-  return null;
-}
-
-/**
  * The content fields of a create or edit, as behaviour.md 4.6 has them: non-blank markdown wins; else the
  * HTML is sanitised and converted to markdown. The markdown is stored scrubbed ({@link scrubMarkdownSource}),
  * and content_rendered is rendered from the scrubbed markdown either way. Content that is blank, or renders to
- * nothing, or whose text is over {@link CONTENT_MAX_LENGTH} characters, fails on both fields (200001).
+ * nothing, or whose text is over {@link CONTENT_MAX_LENGTH} characters, or that is over a bound on the work it
+ * costs (lib/markdown-bounds.ts, lib/content-limits.ts), fails on both fields (200001).
  */
 export function processContent(input: {
   content_markdown?: string | null;
   content_rendered?: string | null;
 }): ContentResult {
-  const markdown = input.content_markdown ?? "";
-  const rendered = input.content_rendered ?? "";
+  try {
+    return processBounded(input.content_markdown ?? "", input.content_rendered ?? "");
+  } catch (error) {
+    // A bound of the HTML path (lib/html-to-markdown.ts) is a refusal like the markdown path's.
+    if (error instanceof ContentLimitError) return failure(error.message);
+    throw error;
+  }
+}
+
+function processBounded(markdown: string, rendered: string): ContentResult {
   const source = markdown.trim() ? markdown : rendered.trim() ? htmlToMarkdown(rendered) : "";
-  const tooComplex = complexityRefusal(source);
-  if (tooComplex) return failure(tooComplex);
+  // Decided before micromark runs: see lib/markdown-bounds.ts.
+  const tooMuchWork = markdownWorkRefusal(source);
+  if (tooMuchWork) return failure(tooMuchWork);
   // Rendered from the scrub's own parse of the stored text: one parse for content with nothing to scrub.
   const { markdown: content_markdown, events } = scrub(source);
   const content_rendered = renderEvents(events);
   if (!content_rendered.trim()) return failure("Content must not be empty");
+  // The estimate before parsing leaves out the tags; this is the bound itself.
+  if (utf8Length(content_rendered) > MAX_RENDERED_BYTES) return failure(renderedTooLarge());
   // Counted in code points, as the reference counts multibyte text.
   if (Array.from(stripTags(content_rendered)).length > CONTENT_MAX_LENGTH) {
     return failure(`Content must be at most ${CONTENT_MAX_LENGTH} characters`);

@@ -1,0 +1,173 @@
+/**
+ * A linear pre-scan that decides, before micromark parses anything, that parsing and rendering a markdown
+ * source is bounded work (README, Security). micromark has no limits of its own, and several of its
+ * resolvers walk back over, or splice into, every event before the current one, so some shapes cost time
+ * quadratic in their size (measured in Node on a few thousand repetitions; seconds to minutes at 200 000
+ * characters):
+ * - containers: a container opened on a line is checked again on every later line it stays open on, and
+ *   containers opened on the same line (`- - - x`, `> > x`, `>>>>x`) cost far more than nesting by indentation;
+ * - inline delimiters that close nothing (`a~ `, `a]`, `*a`): each walks back over every event of its paragraph
+ *   looking for an opener, and every match splices the paragraph's events;
+ * - setext underlines: each one rebuilds the document's event list;
+ * - tables: micromark pads every body row to the header's width, so few source bytes become many cells;
+ * - blocks in general, and definitions most, cost many times what the same characters of prose do.
+ * Each rule below bounds one of these; the limits leave room for real documents (long prose, code, tables of
+ * a few thousand cells, lists nested ten deep), which the tests check.
+ */
+import { MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
+
+/** The most characters a markdown source may have: twice the text limit leaves room for markup. */
+export const MAX_SOURCE_LENGTH = 200_000;
+
+/** Containers (list items, quotes) one line may be inside, counting those it opens. */
+export const MAX_NESTING = 32;
+/** Lines that open two or more containers, which micromark handles far more slowly than other lines. */
+export const MAX_SAME_LINE_CONTAINERS = 200;
+/** Open containers summed over all lines: the checks micromark repeats line after line. */
+export const MAX_CONTAINER_WORK = 20_000;
+/** Lines that could underline a setext heading (`===`, `---`). */
+export const MAX_SETEXT_UNDERLINES = 200;
+/**
+ * Lines that are not blank: each block costs micromark about as much as 40 characters of prose, so 200 000
+ * characters of one-character lines would cost ten times what the same length of prose does.
+ */
+export const MAX_LINES = 10_000;
+/** Lines that may start a link or footnote definition (they start with `[`): each costs as much as a block. */
+export const MAX_DEFINITIONS = 1_000;
+/**
+ * Delimiters that may close nothing (`*`, `_`, `~`, `]`) times the punctuation their paragraph holds (the
+ * events they may walk back over), summed over paragraphs (text between blank lines).
+ */
+export const MAX_INLINE_WORK = 4_000_000;
+
+/** The list markers and quote markers a line starts with, and the whitespace between them. */
+const CONTAINER_PREFIX = /^[ \t]*(?:(?:>|(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$))[ \t]*)*/;
+const MARKER = /[>+*-]|\d{1,9}[.)]/g;
+const LIST_MARKER = /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const BLANK = /^[ \t]*$/;
+const SETEXT_UNDERLINE = /^[ \t]*(?:=+|-+)[ \t]*$/;
+/** A GFM table's delimiter row (`-|:-:|-`), which needs a pipe; its cells are the runs of dashes. */
+const DELIMITER_ROW = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
+const DASH_RUN = /-+/g;
+/** Characters whose HTML escape is longer than they are, with the extra bytes: `&lt;` for `<` and so on. */
+const ESCAPE_GROWTH: Record<string, number> = { "<": 3, ">": 3, "&": 4, '"': 5 };
+/** `<td></td>\n`: the least HTML one padded table cell renders to. */
+const CELL_BYTES = 10;
+/** `<p></p>\n`, `<li></li>`, `<h1></h1>`…: about what each line's block adds to the HTML. */
+const LINE_BYTES = 8;
+
+function indentation(line: string): number {
+  let width = 0;
+  for (const c of line) {
+    if (c === " ") width++;
+    else if (c === "\t") width += 4 - (width % 4);
+    else break;
+  }
+  return width;
+}
+
+function isPunctuation(code: number): boolean {
+  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+}
+
+/** `*` `_` `~` `]`: the delimiters whose resolution walks back over their paragraph. */
+function isWalkingDelimiter(code: number): boolean {
+  return code === 42 || code === 95 || code === 126 || code === 93;
+}
+
+/**
+ * Why micromark must not be given this source, or null when its parse and its rendered HTML are bounded.
+ * One pass over the lines; every count over-estimates what micromark will do, so a refusal may be stricter
+ * than needed but an acceptance is never wrong.
+ */
+export function markdownWorkRefusal(source: string): string | null {
+  if (source.length > MAX_SOURCE_LENGTH) return `Content must be at most ${MAX_SOURCE_LENGTH} characters of markdown`;
+  const lines = source.split(/\r\n|\r|\n/);
+  // List items still possibly open, by the indentation of their marker; a line only closes those it is not
+  // indented under after a blank line, or by starting a sibling item (lazy lines close nothing).
+  const openItems: number[] = [];
+  let quoteDepth = 0;
+  let afterBlank = true;
+  let sameLine = 0;
+  let containerWork = 0;
+  let setext = 0;
+  let nonBlank = 0;
+  let definitions = 0;
+  let tableColumns = 0;
+  let tableCells = 0;
+  let inlineWork = 0;
+  let delimiters = 0;
+  let punctuation = 0;
+  let renderedBytes = 0;
+  let previous = "";
+  for (const line of lines) {
+    if (BLANK.test(line)) {
+      containerWork += openItems.length;
+      inlineWork += delimiters * punctuation;
+      delimiters = punctuation = tableColumns = quoteDepth = 0;
+      afterBlank = true;
+      previous = line;
+      continue;
+    }
+    const indent = indentation(line);
+    const prefix = CONTAINER_PREFIX.exec(line)?.[0] ?? "";
+    const markers = prefix.match(MARKER)?.length ?? 0;
+    if (markers > 1 && ++sameLine > MAX_SAME_LINE_CONTAINERS) return "Content nests lists or quotes on one line too often";
+    if (++nonBlank > MAX_LINES) return `Content must have at most ${MAX_LINES} lines that are not blank`;
+    const listItem = LIST_MARKER.test(line);
+    if (afterBlank || listItem) while (openItems.length > 0 && openItems.at(-1)! >= indent) openItems.pop();
+    if (listItem) openItems.push(indent);
+    // The item this line opens is on the stack already; the markers after it open one container each, and
+    // stay open on the lazy lines after it until a blank line.
+    const opened = markers - (listItem ? 1 : 0);
+    quoteDepth = Math.max(quoteDepth, opened);
+    const depth = openItems.length + (markers > 0 ? opened : quoteDepth);
+    if (depth > MAX_NESTING) return `Content nests lists or quotes more than ${MAX_NESTING} deep`;
+    containerWork += depth;
+    if (containerWork > MAX_CONTAINER_WORK) return "Content nests lists or quotes too much";
+    if (SETEXT_UNDERLINE.test(line) && ++setext > MAX_SETEXT_UNDERLINES) return "Content has too many heading underlines";
+    const body = line.slice(prefix.length);
+    if (/^[ \t]*\[/.test(body) && ++definitions > MAX_DEFINITIONS) return "Content has too many link definitions";
+    if (DELIMITER_ROW.test(body) && (body.includes("|") || previous.includes("|"))) {
+      tableColumns = body.match(DASH_RUN)?.length ?? 0;
+      if (tableColumns > MAX_TABLE_COLUMNS) return `Tables may have at most ${MAX_TABLE_COLUMNS} columns`;
+      // The header row and this one.
+      tableCells += 2 * tableColumns;
+    } else if (tableColumns > 0) {
+      // Every body row is padded to the header's width.
+      tableCells += tableColumns;
+    }
+    if (tableCells > MAX_TABLE_CELLS) return `Tables may have at most ${MAX_TABLE_CELLS} cells in all`;
+    for (let i = 0; i < line.length; i++) {
+      const code = line.charCodeAt(i);
+      if (!isPunctuation(code)) continue;
+      punctuation++;
+      if (isWalkingDelimiter(code)) delimiters++;
+      renderedBytes += ESCAPE_GROWTH[line[i]!] ?? 0;
+    }
+    // The line ending is an event too.
+    punctuation++;
+    afterBlank = false;
+    previous = line;
+  }
+  inlineWork += delimiters * punctuation;
+  if (inlineWork > MAX_INLINE_WORK) return "Content has too many emphasis, strikethrough or link markers";
+  renderedBytes += utf8Length(source) + tableCells * CELL_BYTES + nonBlank * LINE_BYTES;
+  if (renderedBytes > MAX_RENDERED_BYTES) return renderedTooLarge();
+  return null;
+}
+
+/** The message of content over {@link MAX_RENDERED_BYTES}, estimated before rendering or measured after. */
+export function renderedTooLarge(): string {
+  return `Content must render to at most ${MAX_RENDERED_BYTES / 1024} KiB of HTML`;
+}
+
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Two-byte and three-byte code units; a surrogate pair (four bytes) is two units of two bytes each.
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}

@@ -1,0 +1,93 @@
+/**
+ * Hostile content sources for the content pipeline, each at the most characters the pipeline takes: the shapes
+ * that once cost micromark seconds of CPU or multiplied the HTML they render to, and the neighbours of each
+ * (other delimiters, other containers, other ways to nest). Shared by test/content-bounds.test.ts (through
+ * HTTP) and bench/content.ts (the CPU time of each).
+ */
+import { MAX_SOURCE_LENGTH } from "../../src/lib/markdown-bounds";
+
+/** `unit` repeated to just under `length` characters, plus `tail`. */
+export function fill(unit: string, length = MAX_SOURCE_LENGTH, tail = ""): string {
+  return unit.repeat(Math.floor((length - tail.length) / unit.length)) + tail;
+}
+
+const wideHeader = (n: number) => "a" + "|a".repeat(n - 1) + "\n-" + "|-".repeat(n - 1) + "\n";
+
+/** The issue's table: n columns in the header and n body rows of one cell each, padded to n. */
+export const wideTable = (n: number) => wideHeader(n) + "a|\n".repeat(n);
+
+const prose = "The quick brown fox jumps over the lazy dog, and then some. ";
+const indentedList = (depth: number) => Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}- item ${i}\n`).join("");
+
+/** name → markdown source. */
+export const MARKDOWN_CORPUS: Record<string, string> = {
+  "issue: table 250 x 250 (2 KB)": wideTable(250),
+  "issue: table 1000 x 1000 (8 KB)": wideTable(1000),
+  "issue: a~ x 60,000": "a~ ".repeat(60_000),
+  "issue: '- ' x 10,000 + x": "- ".repeat(10_000) + "x",
+  "prose, one paragraph": fill(prose),
+  "prose, paragraphs": fill(`${prose}${prose}\n\n`),
+  "table 64 columns, rows of one cell": fill("a|\n", MAX_SOURCE_LENGTH, "").replace(/^/, wideHeader(64)),
+  "tables 64 wide, many": fill(`${wideHeader(64)}\n`),
+  "table rows of many cells": "a|b\n-|-\n" + fill("1|2|3|4|5|6|7|8|9|0\n", MAX_SOURCE_LENGTH - 8),
+  "star after word": fill("a* "),
+  "star before word": fill("*a"),
+  "underscores": fill("a_ "),
+  "tildes": fill("~a"),
+  "double tildes": fill("a~~ "),
+  "close brackets": fill("a]"),
+  "open brackets": fill("[a"),
+  "image openers": fill("!["),
+  "links without destinations": fill("[a]("),
+  "unclosed angle destinations": fill("[a](<"),
+  "nested brackets": fill("[", MAX_SOURCE_LENGTH / 2) + fill("]", MAX_SOURCE_LENGTH / 2),
+  "backtick runs": fill("`a``"),
+  "angle brackets": fill("<a"),
+  "autolink-like": fill("<http://a"),
+  "entities": fill("&amp;"),
+  "numeric entities": fill("&#x1F600;"),
+  "quotes to escape": fill('"'),
+  "backslashes": fill("\\"),
+  "www autolinks": fill("www.a.b "),
+  "email autolinks": fill("a@b.c "),
+  "reference definitions": fill("[a]: b\n"),
+  "reference definitions, separate": fill("[a]: b\n\n"),
+  "reference uses": "[a]: /x\n\n" + fill("[a] "),
+  "footnote calls": fill("[^a]"),
+  "footnote definitions": fill("[^a]: b\n"),
+  "list markers on one line": "- ".repeat(99_999) + "x",
+  "quote markers on one line": "> ".repeat(99_999) + "x",
+  "quote markers without spaces": ">".repeat(199_999) + "x",
+  "ordered markers on one line": "1. ".repeat(66_666) + "x",
+  "containers on each line": fill("- > x\n"),
+  "nesting by indentation": Array.from({ length: 440 }, (_, i) => `${" ".repeat(2 * i)}- x\n`).join(""),
+  "quotes nested line by line": Array.from({ length: 600 }, (_, i) => `${">".repeat(i)} x\n`).join(""),
+  "deep quote, lazy lines": ">".repeat(32) + " x\n" + fill("a\n", MAX_SOURCE_LENGTH - 40),
+  "flat list items": fill("- item\n"),
+  "ordered list items": fill("1. item\n"),
+  "setext headings": fill("a\n=\n"),
+  "thematic breaks": fill("***\n"),
+  "atx headings": fill("# a\n"),
+  "fences": fill("```\n"),
+  "html blocks": fill("<div>\n"),
+  "html comments": fill("<!--"),
+  "blank lines": fill("\n"),
+  "hard breaks": fill("a  \n"),
+  "lines of one paragraph": fill("ab\n"),
+  "task list items": fill("- [ ] a\n"),
+  "nested emphasis": fill("**a *b "),
+  "pipes": fill("|"),
+};
+
+/** Real long documents the bounds must accept. */
+export const REAL_DOCUMENTS: Record<string, string> = {
+  "100 000 characters of prose": fill(`${prose}${prose}${prose}\n\n`, 100_000),
+  "a long code block": "```ts\n" + fill("function add(a: number, b: number): number {\n  return a + b; // [sum] *x*\n}\n\n", 100_000) + "```\n",
+  "a table of 10 columns and 500 rows": "|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n" + "|1|2|3|4|5|6|7|8|9|0|\n".repeat(500),
+  "lists nested 10 deep": `${indentedList(10)}\n`.repeat(100),
+  "a document with a bit of everything": fill(
+    "# Title\n\nSome *emphasis*, __strong__, ~~struck~~, `code` and a [link](https://example.com).\n\n" +
+      "- one\n  - two\n    - three\n\n> a quote\n>\n> more of it\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n",
+    100_000,
+  ),
+};
