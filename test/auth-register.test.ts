@@ -73,6 +73,15 @@ describe("POST /api/user/register/email", () => {
     expect(await mailsSoFar(email)).toHaveLength(0);
   });
 
+  // Attack: probing which addresses are registered, fast. Before, every probe answered 409 without limit.
+  it("counts a probe of a registered address against the limits", async () => {
+    const user = await createUser();
+    expect((await requestCode(user.email)).status).toBe(409);
+    const again = await requestCode(user.email, { "cf-connecting-ip": "198.51.100.10" });
+    expect(again.status).toBe(429);
+    expect(again.body.code).toBe(100002);
+  });
+
   it("sends at most one code per address per minute, and a later code replaces the earlier one", async () => {
     const email = address();
     const first = await mailedCode(email);

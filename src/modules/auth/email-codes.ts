@@ -41,7 +41,7 @@ const hashCode = (code: string) => sha256Hex(code.trim().toLowerCase());
  * Mails a new code for `purpose` to `email`. `lookup` runs in the same round trip as the limits, and `check`
  * decides from its rows: it throws to refuse the address (a taken one), returns false to send nothing while
  * answering as if it had (an address with no account: the answer must not tell), true to send. The limits
- * count either way. With `background`, the mail goes out after the response (so its time tells nothing
+ * count either way, and are applied first. With `background`, the mail goes out after the response (so its time tells nothing
  * either) and a failure is only logged; otherwise a failure is 200002, its reason only in the server log.
  */
 export async function sendCode<Row>(
@@ -65,7 +65,7 @@ export async function sendCode<Row>(
     countEvents(db, PER_ADDRESS.action, address, time - PER_ADDRESS.window),
     claimEvents(db, limits, time),
   ])) as [Row[], { n: number }[], { id: number }[]];
-  const send = check(rows);
+  // Limits first: probing addresses (a taken one is 409) is limited like sending.
   if (claimed.length === 0) {
     const message =
       (perAddress[0]?.n ?? 0) >= PER_ADDRESS.max
@@ -73,7 +73,7 @@ export async function sendCode<Row>(
         : "Too many codes were requested from your network, try again later";
     throw new ApiError("TOO_MANY_REQUESTS", { message });
   }
-  if (!send) return;
+  if (!check(rows)) return;
 
   const code = randomString(CODE_LENGTH, CODE_ALPHABET);
   const options = c.get("options");

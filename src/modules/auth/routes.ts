@@ -23,7 +23,8 @@ router.openapi(
     summary: "Mail a registration code",
     description:
       "Mails a 6-character code, valid for one hour, to an address not yet registered (taken: 409 with 200001). " +
-      "At most one code mail per address per minute and ten per IP per hour (429, 100002).",
+      "At most one code request per address per minute and ten per IP (IPv6: per /64) per hour, counted " +
+      "whether or not a mail goes out (429, 100002).",
     request: { body: jsonBody(EmailBody) },
     responses: nullResponse,
   }),
