@@ -53,10 +53,17 @@ async function registration(): Promise<Record<string, unknown>> {
   return { email, email_code: await codeFromMail(email), username: uniqueName("n"), password: "pw-long-enough" };
 }
 
+async function passwordReset(world: World): Promise<Record<string, unknown>> {
+  const email = world.user.email;
+  await post("/api/user/password/email", { body: { email } });
+  return { email, email_code: await codeFromMail(email), password: "another-long-password" };
+}
+
 const cases: Case[] = [
   write("POST /api/users (register)", "admin", registration),
   write("POST /api/tokens (login)", "admin", async (w) => ({ name: w.user.username, password: DEFAULT_PASSWORD })),
   write("DELETE /api/tokens/current", "user"),
+  write("PUT /api/user/password (reset)", "other", passwordReset),
   write("PATCH /api/user", "user", { headline: "new headline" }),
   write("POST /api/questions", "user", async (w) => ({ title: "Asked", content_markdown: "q", topic_ids: [w.topic] })),
   write("PATCH /api/questions/{question}", "user", async () => ({ title: "Edited", topic_ids: [await createTopic()] })),
@@ -94,6 +101,7 @@ const cases: Case[] = [
   write("DELETE /api/images/{image}"),
   write("POST /api/user/avatar", "user", undefined, { upload: "avatar" }),
   write("DELETE /api/user/avatar", "user"),
+  write("POST /api/user/cover", "user", undefined, { upload: "cover" }),
   write("PATCH /api/options", "admin", { site_name: "Renamed", smtp_port: 2525 }),
   write("POST /api/users/{user}/disable"),
   write("POST /api/users/{user}/enable", "admin", undefined, { given: "POST /api/users/{user}/disable" }),
