@@ -66,11 +66,11 @@ describe("htmlToMarkdown", () => {
     ["<blockquote><p>a</p><blockquote><p>b</p></blockquote></blockquote>", "> a\n>\n> > b"],
     ["<p>a<br />b</p><hr />", "a\\\nb\n\n***"],
     ["<p><del>x</del> <b> y </b></p>", "~~x~~ **y**"],
-    ['<table><tr><th align="right">h|1</th><th>h2</th></tr><tr><td>1</td></tr></table>', "| h\\|1 | h2 |\n| ---: | --- |\n| 1 |  |"],
-    ["<div><span>x</span><font>y</font><u>z</u></div><custom>w</custom>", "xyz\n\nw"],
+    ['<table><tr><th align="right">h|1</th><th>h2</th></tr><tr><td>1</td></tr></table>', "| h\\|1 | h2 |\n| -: | - |\n| 1 | |"],
+    ["<div><span>x</span><font>y</font><u>z</u></div><custom>w</custom>", "xy*z*\n\nw"],
     ["<p>1. no list</p><p># no heading</p><p>- no item</p>", "1\\. no list\n\n\\# no heading\n\n\\- no item"],
-    ["<p>*a* [b](c) a_b _c_ &lt;d&gt; \\ ~e~</p>", "\\*a\\* \\[b\\](c) a_b \\_c\\_ \\<d> \\\\ \\~e\\~"],
-    ["<p>AT&amp;T &amp;amp; &eacute;</p>", "AT&T \\&amp; &eacute;"],
+    ["<p>*a* [b](c) a_b _c_ &lt;d&gt; \\ ~e~</p>", "\\*a\\* \\[b]\\(c) a_b \\_c\\_ \\<d> \\ \\~e\\~"],
+    ["<p>AT&amp;T &amp;amp; &eacute;</p>", "AT\\&T \\&amp; é"],
     ["<p>x</p><script>alert(1)</script><p onclick=y>z</p>", "x\n\nz"],
   ])("converts %j", (html, markdown) => {
     expect(htmlToMarkdown(html)).toBe(markdown);

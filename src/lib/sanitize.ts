@@ -1,25 +1,17 @@
 /**
- * The HTML allow-list of behaviour.md 4.6, as a small tokenizer (Workers have no DOM). The input is read
- * leniently into a tree that holds allowed elements only; the tree is then written out canonically:
- * lower-case names, double-quoted re-escaped attributes, escaped text, every element closed. Safety rests on
- * that writer, not on reading input exactly like a browser: whatever the input, a browser parsing the output
- * sees only allowed tags, checked attributes and text, and reading the output again yields the same tree
- * (so sanitizeHtml is idempotent). {@link MarkupScrubber} applies the same allow-list tag by tag, without a tree,
- * to the raw HTML inside markdown source.
+ * The HTML allow-list of behaviour.md 4.6. HTML is read by parse5, a spec-compliant parser (Workers have no DOM),
+ * into a hast tree that hast-util-sanitize cuts down to the allow-list; the rules the schema cannot state (safe
+ * URLs, rel on external links, the task-list checkbox) are then applied by {@link cleanAttributes}, and the tree
+ * is written out canonically: lower-case names, double-quoted escaped attributes, escaped text, every element
+ * closed. A browser parsing the output sees only allowed tags, checked attributes and text, and reading the output
+ * again yields the same tree (so sanitizeHtml is idempotent). {@link MarkupScrubber} applies the same allow-list
+ * and the same writer tag by tag, without a tree, to the raw HTML inside markdown source.
  */
-
-export interface HtmlElement {
-  tag: string;
-  /** Decoded values, in input order; names are on the allow-list. */
-  attrs: Record<string, string>;
-  children: HtmlNode[];
-}
-
-/**
- * A string is text in canonical form: `&`, `<`, `>` escaped, character references decoded except named ones
- * outside {@link NAMED}, which are kept as written so a browser (or micromark, for htmlToMarkdown) decodes them.
- */
-export type HtmlNode = HtmlElement | string;
+import type { Element, Root, RootContent } from "hast";
+import { fromParse5 } from "hast-util-from-parse5";
+import { sanitize, type Schema } from "hast-util-sanitize";
+import { defaultTreeAdapter, parseFragment, type DefaultTreeAdapterMap } from "parse5";
+import { find, html as htmlSchema } from "property-information";
 
 const TABLE_PART = ["align", "valign"];
 const COLUMN = ["align", "valign", "span", "width"];
@@ -56,14 +48,13 @@ const BOOLEAN_ATTRS = new Set(["checked", "disabled"]);
 const RAW_TEXT = new Set(["script", "style", "iframe", "noembed", "noframes", "noscript", "textarea", "title", "xmp"]);
 /** Elements whose content is markup that must not leak out as text or tags: dropped up to the matching end tag. */
 const DROP_SUBTREE = new Set(["svg", "math", "template", "object"]);
-
-/** Deeper input is flattened so that the recursive writers here and in html-to-markdown cannot overflow. */
-const MAX_DEPTH = 100;
+/** Every element dropped with its content; other elements off the list are unwrapped (their text is kept). */
+const DROPPED = new Set([...RAW_TEXT, ...DROP_SUBTREE]);
 
 /**
  * Named references decoded here: the markup-significant ones, and the ASCII punctuation ones, so that a URL
- * scheme spelled with them (`javascript&colon;`) is seen and refused. Any other name stays as written in text
- * and is taken literally in attributes (its `&` is escaped on output), so what is checked is what a browser uses.
+ * scheme spelled with them (`javascript&colon;`) is seen and refused. Any other name is taken literally in
+ * attributes (its `&` is escaped on output), so what is checked is what a browser uses.
  */
 const NAMED: Record<string, string> = {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", Tab: "\t", NewLine: "\n",
@@ -97,18 +88,6 @@ function escapeAttribute(value: string): string {
   return escapeText(value).replace(/"/g, "&quot;");
 }
 
-/** Raw input text → canonical text (see {@link HtmlNode}). */
-function canonicalText(raw: string): string {
-  return raw.replace(/&(?:#\d+;?|#[xX][0-9a-fA-F]+;?|([a-zA-Z][a-zA-Z0-9]*);)|[&<>]/g, (match, name?: string) =>
-    name !== undefined && !Object.hasOwn(NAMED, name) ? match : escapeText(decodeEntities(match)),
-  );
-}
-
-/** Canonical text → plain text. */
-export function decodeText(text: string): string {
-  return text.replace(/&(amp|lt|gt);/g, (_m, name: string) => NAMED[name]!);
-}
-
 /**
  * A URL a browser may follow: http, https, mailto, or relative (including `//host` and `#fragment`).
  * Browsers drop tabs and newlines anywhere and trim controls and spaces at the ends, so the value is cleaned
@@ -137,18 +116,34 @@ function trimControls(value: string): string {
   return value.slice(start, end);
 }
 
-/** Absolute http(s) or protocol-relative: a link that leaves the site. */
+/**
+ * Stand-ins for the site's own origin, which content is rendered without knowing. Both schemes are tried because
+ * the same href can leave or stay depending on the page's: `http:evil.com` is the page's own `/evil.com` on an
+ * http page and `http://evil.com/` on an https one.
+ */
+const SITE_BASES = ["http://site.invalid/a/", "https://site.invalid/a/"];
+
+/**
+ * Whether a safe URL leads off the site, resolved as a browser resolves it (`\\evil.com`, `/\evil.com` and
+ * `//evil.com` are other hosts); mailto links lead to no page and are not external.
+ */
 function isExternal(url: string): boolean {
-  return /^(?:https?:)?\/\//i.test(url);
+  return SITE_BASES.some((base) => {
+    const target = URL.parse(url, base);
+    return target === null || (target.protocol.startsWith("http") && target.host !== "site.invalid");
+  });
 }
 
-function cleanAttributes(tag: string, raw: [string, string][]): Record<string, string> | null {
+/**
+ * The rules of the allow-list for one element's attributes (values decoded), in input order. Null when the
+ * element itself must go: an input that is not a checkbox.
+ */
+function cleanAttributes(tag: string, decoded: Iterable<[string, string]>): Record<string, string> | null {
   const allowed = ALLOWED.get(tag)!;
   const attrs: Record<string, string> = {};
-  for (const [name, rawValue] of raw) {
+  for (const [name, value] of decoded) {
     // The first of duplicate attributes wins, as in browsers.
     if (!allowed.has(name) || Object.hasOwn(attrs, name)) continue;
-    const value = decodeEntities(rawValue);
     if (URL_ATTRS.has(name)) {
       const url = safeUrl(value);
       if (url !== null) attrs[name] = url;
@@ -156,9 +151,160 @@ function cleanAttributes(tag: string, raw: [string, string][]): Record<string, s
   }
   if (tag === "input" && attrs.type?.toLowerCase() !== "checkbox") return null;
   if (tag === "input") attrs.type = "checkbox";
-  // DECISIONS.md "Content": external links get rel="nofollow noopener", whatever rel the input had.
+  // External links get rel="nofollow noopener", whatever rel the input had (README, Security).
   if (tag === "a" && attrs.href !== undefined && isExternal(attrs.href)) attrs.rel = "nofollow noopener";
   return attrs;
+}
+
+function startTag(tag: string, attrs: Record<string, string>): string {
+  let out = `<${tag}`;
+  for (const [name, value] of Object.entries(attrs)) out += ` ${name}="${escapeAttribute(value)}"`;
+  return out + (VOID.has(tag) ? " />" : ">");
+}
+
+/**
+ * The allow-list as hast-util-sanitize's schema (hast names attributes by their DOM property: `colSpan`). Every
+ * field is set, as the library fills missing ones from its GitHub defaults; URLs, and what an input must be, are
+ * checked by {@link cleanAttributes} instead.
+ */
+const SCHEMA: Schema = {
+  tagNames: [...ALLOWED.keys()],
+  attributes: Object.fromEntries(
+    [...ALLOWED].map(([tag, attrs]) => [tag, [...attrs].map((name) => find(htmlSchema, name).property)]),
+  ),
+  strip: [...DROPPED],
+  allowComments: false,
+  allowDoctypes: false,
+  ancestors: {},
+  clobber: [],
+  clobberPrefix: "",
+  protocols: {},
+  required: {},
+};
+
+/** An element's attributes as name and string value, as written in HTML. */
+function* attributesOf(el: Element): Generator<[string, string]> {
+  for (const [property, value] of Object.entries(el.properties)) {
+    if (value === undefined || value === null || value === false) continue;
+    const info = find(htmlSchema, property);
+    const text = value === true ? "" : Array.isArray(value) ? value.join(info.commaSeparated ? ", " : " ") : value;
+    yield [info.attribute, String(text)];
+  }
+}
+
+type Parse5Parent = DefaultTreeAdapterMap["parentNode"];
+type Parse5Text = DefaultTreeAdapterMap["textNode"];
+
+/**
+ * Elements deeper than this are flattened into their text. parse5 builds any depth without recursing, but the
+ * steps after it (hast conversion, sanitising, writing, markdown conversion) recurse, and a few thousand levels
+ * overflow the stack; real content nests a dozen.
+ */
+const MAX_DEPTH = 100;
+
+/** The text nodes under node, in order, without those of elements {@link DROPPED} with their content. */
+function textNodes(node: Parse5Parent): Parse5Text[] {
+  const texts: Parse5Text[] = [];
+  const stack = [...node.childNodes].reverse();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (defaultTreeAdapter.isTextNode(next)) texts.push(next);
+    else if (defaultTreeAdapter.isElementNode(next) && !DROPPED.has(next.tagName)) {
+      for (let i = next.childNodes.length - 1; i >= 0; i--) stack.push(next.childNodes[i]!);
+    }
+  }
+  return texts;
+}
+
+/** Flattens elements at {@link MAX_DEPTH} into their text, without recursion. */
+function capDepth(fragment: Parse5Parent): void {
+  const stack: [Parse5Parent, number][] = [[fragment, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    for (const child of node.childNodes) {
+      if (!defaultTreeAdapter.isElementNode(child)) continue;
+      if (depth + 1 < MAX_DEPTH) stack.push([child, depth + 1]);
+      else child.childNodes = DROPPED.has(child.tagName) ? [] : textNodes(child);
+    }
+  }
+}
+
+/**
+ * Applies {@link cleanAttributes} to every element under root, removing those it refuses, and joins adjacent
+ * text (left apart where comments or dropped elements were): the markdown conversion is quadratic in runs of
+ * text nodes.
+ */
+function applyAttributeRules(root: Root): void {
+  const stack: (Root | Element)[] = [root];
+  for (let parent = stack.pop(); parent; parent = stack.pop()) {
+    const children: RootContent[] = [];
+    for (const child of parent.children) {
+      const last = children.at(-1);
+      if (child.type === "text" && last?.type === "text") last.value += child.value;
+      else if (child.type !== "element") children.push(child);
+      else {
+        const attrs = cleanAttributes(child.tagName, attributesOf(child));
+        if (!attrs) continue;
+        child.properties = {};
+        for (const [name, value] of Object.entries(attrs)) {
+          child.properties[find(htmlSchema, name).property] = BOOLEAN_ATTRS.has(name) || value;
+        }
+        children.push(child);
+        stack.push(child);
+      }
+    }
+    parent.children = children as typeof parent.children;
+  }
+}
+
+/** html read as a browser reads a fragment, cut down to the allow-list (see the file comment). */
+export function sanitizedTree(html: string): Root {
+  const fragment = parseFragment(html);
+  capDepth(fragment);
+  const tree = sanitize(fromParse5(fragment) as Root, SCHEMA) as Root;
+  applyAttributeRules(tree);
+  return tree;
+}
+
+/** Writes a sanitised tree canonically; recursion is bounded by {@link MAX_DEPTH}. */
+function serialize(nodes: readonly RootContent[]): string {
+  let out = "";
+  for (const node of nodes) {
+    if (node.type === "text") out += escapeText(node.value);
+    else if (node.type === "element") {
+      out += startTag(node.tagName, Object.fromEntries(attributesOf(node)));
+      if (VOID.has(node.tagName)) continue;
+      // A parser drops one newline right after <pre>: one is added, so that a leading one survives a re-read.
+      const first = node.children[0];
+      if (node.tagName === "pre" && first?.type === "text" && first.value.startsWith("\n")) out += "\n";
+      out += `${serialize(node.children)}</${node.tagName}>`;
+    }
+  }
+  return out;
+}
+
+/** The allow-list sanitiser of behaviour.md 4.6 (see the file comment). */
+export function sanitizeHtml(html: string): string {
+  return serialize(sanitizedTree(html).children);
+}
+
+/** The text of html with tags removed and entities decoded (behaviour.md 4.6 measures content by it). */
+export function stripTags(html: string): string {
+  let text = "";
+  const stack: RootContent[] = [...sanitizedTree(html).children].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === "text") text += node.value;
+    else if (node.type === "element") for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return text;
+}
+
+/**
+ * content_summary (behaviour.md 2.1): the first `length` characters of the tag-stripped text, counted in code
+ * points as the reference counts multibyte text. Whitespace runs become one space: a summary is one line.
+ */
+export function contentSummary(html: string, length = 80): string {
+  const text = stripTags(html).replace(/\s+/g, " ").trim();
+  return Array.from(text).slice(0, length).join("");
 }
 
 interface Tag {
@@ -273,98 +419,15 @@ function rawTextEnd(html: string, name: string, from: number): number {
   return end.exec(html)?.index ?? html.length;
 }
 
-/** Reads html into a tree of allowed elements (see the file comment). */
-export function parseHtml(input: string): HtmlNode[] {
-  // The HTML input stream normalises newlines; NUL is never meaningful and only serves to split keywords.
-  const html = input.replace(/\r\n?/g, "\n").replace(/\0/g, "");
-  const root: HtmlElement = { tag: "", attrs: {}, children: [] };
-  const open: HtmlElement[] = [root];
-  let dropping: { tag: string; depth: number } | null = null;
-  let pos = 0;
-
-  const addText = (raw: string) => {
-    if (!raw || dropping) return;
-    const children = open.at(-1)!.children;
-    const last = children.at(-1);
-    const text = canonicalText(raw);
-    if (typeof last === "string") children[children.length - 1] = last + text;
-    else children.push(text);
-  };
-  while (pos < html.length) {
-    const lt = html.indexOf("<", pos);
-    if (lt < 0) {
-      addText(html.slice(pos));
-      break;
-    }
-    addText(html.slice(pos, lt));
-    const markup = readMarkup(html, lt);
-    if (markup.type === "unclosed") break;
-    if (markup.type === "text") {
-      addText("<");
-      pos = lt + 1;
-      continue;
-    }
-    if (markup.type === "comment") {
-      pos = markup.end;
-      continue;
-    }
-    const { tag } = markup;
-    pos = tag.end;
-    if (tag.closing) {
-      if (dropping) {
-        if (tag.name === dropping.tag && --dropping.depth === 0) dropping = null;
-        continue;
-      }
-      const at = open.findLastIndex((el) => el.tag === tag.name);
-      if (at > 0) open.length = at; // closes it and everything left open inside it
-      continue;
-    }
-    if (tag.name === "plaintext") break; // the rest of the document is its text
-    const drops = dropsContent(tag);
-    if (drops === "raw text") {
-      pos = rawTextEnd(html, tag.name, pos); // its end tag is then read (and ignored) as any other
-      continue;
-    }
-    if (dropping) {
-      if (tag.name === dropping.tag && !tag.selfClosing) dropping.depth++;
-      continue;
-    }
-    if (drops) dropping = { tag: tag.name, depth: 1 };
-    if (!ALLOWED.has(tag.name) || open.length > MAX_DEPTH) continue;
-    const attrs = cleanAttributes(tag.name, tag.attrs);
-    if (!attrs) continue;
-    const el: HtmlElement = { tag: tag.name, attrs, children: [] };
-    open.at(-1)!.children.push(el);
-    if (!VOID.has(el.tag)) open.push(el);
-  }
-  return root.children;
-}
-
-function startTag(tag: string, attrs: Record<string, string>): string {
-  let out = `<${tag}`;
-  for (const [name, value] of Object.entries(attrs)) out += ` ${name}="${escapeAttribute(value)}"`;
-  return out + (VOID.has(tag) ? " />" : ">");
-}
-
-/** An allowed tag as {@link serializeHtml} writes it; null for any other tag, and for end tags of void elements. */
+/** An allowed tag as the tree writer writes it; null for any other tag, and for end tags of void elements. */
 function writeTag(tag: Tag): string | null {
   if (!ALLOWED.has(tag.name)) return null;
   if (tag.closing) return VOID.has(tag.name) ? null : `</${tag.name}>`;
-  const attrs = cleanAttributes(tag.name, tag.attrs);
+  const attrs = cleanAttributes(
+    tag.name,
+    tag.attrs.map(([name, value]) => [name, decodeEntities(value)]),
+  );
   return attrs && startTag(tag.name, attrs);
-}
-
-function serializeHtml(nodes: HtmlNode[]): string {
-  let out = "";
-  for (const node of nodes) {
-    if (typeof node === "string") {
-      out += node;
-      continue;
-    }
-    out += startTag(node.tag, node.attrs);
-    if (!VOID.has(node.tag)) out += `${serializeHtml(node.children)}</${node.tag}>`;
-  }
-  return out;
 }
 
 /**
@@ -425,25 +488,3 @@ export class MarkupScrubber {
   }
 }
 
-/** The allow-list sanitiser of behaviour.md 4.6 (see the file comment). */
-export function sanitizeHtml(html: string): string {
-  return serializeHtml(parseHtml(html));
-}
-
-function textOf(nodes: HtmlNode[]): string {
-  return nodes.map((node) => (typeof node === "string" ? decodeText(node) : textOf(node.children))).join("");
-}
-
-/** The text of html with tags removed and entities decoded (behaviour.md 4.6 measures content by it). */
-export function stripTags(html: string): string {
-  return textOf(parseHtml(html));
-}
-
-/**
- * content_summary (behaviour.md 2.1): the first `length` characters of the tag-stripped text, counted in code
- * points as the reference counts multibyte text. Whitespace runs become one space: a summary is one line.
- */
-export function contentSummary(html: string, length = 80): string {
-  const text = stripTags(html).replace(/\s+/g, " ").trim();
-  return Array.from(text).slice(0, length).join("");
-}
