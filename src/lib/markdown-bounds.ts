@@ -4,8 +4,9 @@
  * resolvers walk back over, or splice into, every event before the current one, so some shapes cost time
  * quadratic in their size (measured in Node on a few thousand repetitions; seconds to minutes at 200 000
  * characters):
- * - containers: a container opened on a line is checked again on every later line it stays open on, and
- *   containers opened on the same line (`- - - x`, `> > x`, `>>>>x`) cost far more than nesting by indentation;
+ * - containers: a container opened on a line is checked again on every later line it stays open on, closing
+ *   one costs time that grows with the document, and containers opened on the same line (`- - - x`, `> > x`,
+ *   `>>>>x`) cost far more than nesting by indentation;
  * - inline delimiters that close nothing (`a~ `, `a]`, `*a`): each walks back over every event of its paragraph
  *   looking for an opener, and every match splices the paragraph's events;
  * - setext underlines: each one rebuilds the document's event list;
@@ -25,6 +26,11 @@ export const MAX_NESTING = 32;
 export const MAX_SAME_LINE_CONTAINERS = 200;
 /** Open containers summed over all lines: the checks micromark repeats line after line. */
 export const MAX_CONTAINER_WORK = 20_000;
+/**
+ * Containers opened in all (list items, quotes): closing one costs micromark time that grows with the
+ * document, so 2 400 short quotes cost as much as 1 000 000 characters of prose would.
+ */
+export const MAX_CONTAINERS = 1_000;
 /** Lines that could underline a setext heading (`===`, `---`). */
 export const MAX_SETEXT_UNDERLINES = 200;
 /**
@@ -87,6 +93,8 @@ export function markdownWorkRefusal(source: string): string | null {
   // indented under after a blank line, or by starting a sibling item (lazy lines close nothing).
   const openItems: number[] = [];
   let quoteDepth = 0;
+  let previousMarkers = 0;
+  let containers = 0;
   let afterBlank = true;
   let sameLine = 0;
   let containerWork = 0;
@@ -104,7 +112,7 @@ export function markdownWorkRefusal(source: string): string | null {
     if (BLANK.test(line)) {
       containerWork += openItems.length;
       inlineWork += delimiters * punctuation;
-      delimiters = punctuation = tableColumns = quoteDepth = 0;
+      delimiters = punctuation = tableColumns = quoteDepth = previousMarkers = 0;
       afterBlank = true;
       previous = line;
       continue;
@@ -120,6 +128,10 @@ export function markdownWorkRefusal(source: string): string | null {
     // The item this line opens is on the stack already; the markers after it open one container each, and
     // stay open on the lazy lines after it until a blank line.
     const opened = markers - (listItem ? 1 : 0);
+    // A quote marker continues the quote of the line before unless a blank or unquoted line came between.
+    containers += listItem || afterBlank || previousMarkers === 0 ? markers : Math.max(0, markers - previousMarkers);
+    if (containers > MAX_CONTAINERS) return `Content may open at most ${MAX_CONTAINERS} list items and quotes`;
+    previousMarkers = markers;
     quoteDepth = Math.max(quoteDepth, opened);
     const depth = openItems.length + (markers > 0 ? opened : quoteDepth);
     if (depth > MAX_NESTING) return `Content nests lists or quotes more than ${MAX_NESTING} deep`;

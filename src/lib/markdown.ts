@@ -14,7 +14,14 @@ const htmlExtensions = [gfmHtml()];
 
 type Events = ReturnType<typeof postprocess>;
 
+/**
+ * Every parse, the scrub's later passes included (escaping `<` as `&lt;` makes the text longer), is of a source
+ * that passed the bounds of lib/markdown-bounds.ts.
+ * @throws ContentLimitError for a source over them.
+ */
 function parseMarkdown(markdown: string): Events {
+  const tooMuchWork = markdownWorkRefusal(markdown);
+  if (tooMuchWork) throw new ContentLimitError(tooMuchWork);
   return postprocess(parse({ extensions }).document().write(preprocess()(markdown, undefined, true)));
 }
 
@@ -149,7 +156,7 @@ export function processContent(input: {
   try {
     return processBounded(input.content_markdown ?? "", input.content_rendered ?? "");
   } catch (error) {
-    // A bound of the HTML path (lib/html-to-markdown.ts) is a refusal like the markdown path's.
+    // A bound of either path (lib/markdown-bounds.ts, lib/html-to-markdown.ts), decided before the work it bounds.
     if (error instanceof ContentLimitError) return failure(error.message);
     throw error;
   }
@@ -157,9 +164,6 @@ export function processContent(input: {
 
 function processBounded(markdown: string, rendered: string): ContentResult {
   const source = markdown.trim() ? markdown : rendered.trim() ? htmlToMarkdown(rendered) : "";
-  // Decided before micromark runs: see lib/markdown-bounds.ts.
-  const tooMuchWork = markdownWorkRefusal(source);
-  if (tooMuchWork) return failure(tooMuchWork);
   // Rendered from the scrub's own parse of the stored text: one parse for content with nothing to scrub.
   const { markdown: content_markdown, events } = scrub(source);
   const content_rendered = renderEvents(events);

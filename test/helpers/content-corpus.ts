@@ -4,7 +4,16 @@
  * (other delimiters, other containers, other ways to nest). Shared by test/content-bounds.test.ts (through
  * HTTP) and bench/content.ts (the CPU time of each).
  */
-import { MAX_SOURCE_LENGTH } from "../../src/lib/markdown-bounds";
+import { MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "../../src/lib/content-limits";
+import {
+  MAX_CONTAINERS,
+  MAX_DEFINITIONS,
+  MAX_INLINE_WORK,
+  MAX_LINES,
+  MAX_NESTING,
+  MAX_SETEXT_UNDERLINES,
+  MAX_SOURCE_LENGTH,
+} from "../../src/lib/markdown-bounds";
 
 /** `unit` repeated to just under `length` characters, plus `tail`. */
 export function fill(unit: string, length = MAX_SOURCE_LENGTH, tail = ""): string {
@@ -71,12 +80,22 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "fences": fill("```\n"),
   "html blocks": fill("<div>\n"),
   "html comments": fill("<!--"),
+  "short lists": fill("- one\n  - two\n    - three\n\n"),
+  "short quotes": fill("> q\n\n"),
   "blank lines": fill("\n"),
   "hard breaks": fill("a  \n"),
   "lines of one paragraph": fill("ab\n"),
   "task list items": fill("- [ ] a\n"),
   "nested emphasis": fill("**a *b "),
   "pipes": fill("|"),
+  // Just inside each bound, the rest of the length filled with prose: the most work each lets through.
+  "quotes at the container limit": fill(prose, MAX_SOURCE_LENGTH / 2, "> q\n\n".repeat(MAX_CONTAINERS)),
+  "lines at the line limit": fill(prose, MAX_SOURCE_LENGTH / 2, "\n\n" + "a  \n".repeat(MAX_LINES - 2)),
+  "setext at the limit": fill(prose, MAX_SOURCE_LENGTH / 2, "\n\n" + "a\n=\n\n".repeat(MAX_SETEXT_UNDERLINES)),
+  "definitions at the limit": fill(prose, MAX_SOURCE_LENGTH / 2, "\n\n" + "[a]: b\n\n".repeat(MAX_DEFINITIONS)),
+  "table at the cell limit": wideHeader(MAX_TABLE_COLUMNS) + "a|\n".repeat(MAX_TABLE_CELLS / MAX_TABLE_COLUMNS - 3),
+  "closers at the paragraph limit": "a~ ".repeat(Math.floor(Math.sqrt(MAX_INLINE_WORK)) - 1),
+  "nesting at the depth limit": fill(Array.from({ length: MAX_NESTING }, (_, i) => `${"  ".repeat(i)}- x\n`).join("") + "\n", 20_000),
 };
 
 /** Real long documents the bounds must accept. */
@@ -84,10 +103,10 @@ export const REAL_DOCUMENTS: Record<string, string> = {
   "100 000 characters of prose": fill(`${prose}${prose}${prose}\n\n`, 100_000),
   "a long code block": "```ts\n" + fill("function add(a: number, b: number): number {\n  return a + b; // [sum] *x*\n}\n\n", 100_000) + "```\n",
   "a table of 10 columns and 500 rows": "|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n" + "|1|2|3|4|5|6|7|8|9|0|\n".repeat(500),
-  "lists nested 10 deep": `${indentedList(10)}\n`.repeat(100),
+  "lists nested 10 deep": `${indentedList(10)}\n`.repeat(50),
   "a document with a bit of everything": fill(
-    "# Title\n\nSome *emphasis*, __strong__, ~~struck~~, `code` and a [link](https://example.com).\n\n" +
-      "- one\n  - two\n    - three\n\n> a quote\n>\n> more of it\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n",
+    `# Title\n\n${prose.repeat(5)}\n\nSome *emphasis*, __strong__, ~~struck~~, \`code\` and a [link](https://example.com).\n\n` +
+      `- one\n  - two\n    - three\n\n> a quote\n>\n> more of it\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n${prose.repeat(4)}\n\n`,
     100_000,
   ),
 };
