@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { processContent } from "../src/lib/markdown";
-import { MAX_CONTAINER_WORK, MAX_INLINE_WORK, MAX_NESTING } from "../src/lib/markdown-bounds";
+import {
+  MAX_CONTAINER_WORK,
+  MAX_CONTAINERS,
+  MAX_INLINE_WORK,
+  MAX_NESTING,
+  MAX_SOURCE_LENGTH,
+} from "../src/lib/markdown-bounds";
 import { REAL_DOCUMENTS } from "./helpers/content-corpus";
 
 /** Wall time of one call: a guard that lets pathological input through would take tens of seconds here. */
@@ -40,6 +46,19 @@ describe("processContent refuses content that would cost micromark seconds of CP
   it("counts containers kept open by lazy lines", () => {
     const lazy = `${"> ".repeat(20)}x\n${"a\n".repeat(MAX_CONTAINER_WORK / 20)}`;
     expect(processContent({ content_markdown: lazy })).toMatchObject({ ok: false, errors: { content_markdown: "Content nests lists or quotes too much" } });
+  });
+
+  it("counts the list items and quotes opened in all", () => {
+    expect(processContent({ content_markdown: "> q\n\n".repeat(MAX_CONTAINERS) }).ok).toBe(true);
+    expect(processContent({ content_markdown: "> q\n\n".repeat(MAX_CONTAINERS + 1) })).toMatchObject({
+      ok: false,
+      errors: { content_markdown: `Content may open at most ${MAX_CONTAINERS} list items and quotes` },
+    });
+  });
+
+  it("bounds the scrub's later parses too: escaping every `<` may make the source too long to parse again", () => {
+    const result = processContent({ content_markdown: "<a".repeat(MAX_SOURCE_LENGTH / 2) });
+    expect(result).toMatchObject({ ok: false, errors: { content_markdown: `Content must be at most ${MAX_SOURCE_LENGTH} characters of markdown` } });
   });
 
   it("bounds delimiters by paragraph: the same markers split by blank lines pass", () => {
