@@ -118,6 +118,16 @@ describe("sanitizeHtml", () => {
     expect(sanitizeHtml('<a href="/local" rel="author">l</a>')).toBe('<a href="/local" rel="author">l</a>');
   });
 
+  it("finds external links as a browser resolves them, not by their spelling", () => {
+    // On an https page `http:evil.com` is http://evil.com/; backslashes count as slashes in http URLs.
+    for (const href of ["http:evil.com", "\\\\evil.com", "/\\evil.com", "//evil.com", "https:\\\\evil.com", " //evil.com"]) {
+      expect(sanitizeHtml(`<a href="${href}" rel="author">x</a>`)).toBe(`<a href="${href.trim()}" rel="nofollow noopener">x</a>`);
+    }
+    for (const href of ["/q/1", "q/1", "#top", "?page=2", "mailto:a@b.example", "\\q/1"]) {
+      expect(sanitizeHtml(`<a href="${href}" rel="author">x</a>`)).toBe(`<a href="${href}" rel="author">x</a>`);
+    }
+  });
+
   it("keeps the text of unknown elements and drops the content of dangerous ones", () => {
     expect(sanitizeHtml("<custom-el>keep <blink>me</blink></custom-el><select><option>too</option></select>")).toBe("keep metoo");
     expect(sanitizeHtml("a<script>x</script>b<style>y</style>c<svg><text>z</text></svg>d<template>t</template>e")).toBe("abcde");

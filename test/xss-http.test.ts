@@ -60,3 +60,31 @@ describe("XSS payloads through every content field over HTTP", () => {
     expect(comment.body.data.content).toBe(text);
   });
 });
+
+describe("external links over HTTP", () => {
+  // Each of these leaves the site in a browser although it does not start with `http://` or `//`.
+  const EXTERNAL = ["http:evil.com", "\\\\evil.com", "/\\evil.com", "//evil.com"];
+
+  it("gives rel=\"nofollow noopener\" to raw-HTML links in the stored markdown that leave the site", async () => {
+    const author = await createUser();
+    const topic = await createTopic();
+    const links = EXTERNAL.map((href) => `<a href="${href}" rel="author">x</a>`).join(" ");
+    const res = await post("/api/questions", { token: author.token, body: { title: "Links", content_markdown: links, topic_ids: [topic] } });
+    expect(res.status).toBe(200);
+    const stored = EXTERNAL.map((href) => `<a href="${href}" rel="nofollow noopener">x</a>`).join(" ");
+    expect(res.body.data.content_markdown).toBe(stored);
+    expect((await get(`/api/questions/${res.body.data.question_id}`)).body.data.content_markdown).toBe(stored);
+  });
+
+  it("gives it to a markdown link to http:host, and not to a link within the site", async () => {
+    const author = await createUser();
+    const topic = await createTopic();
+    const markdown = "[out](http:evil.com) [in](/questions/1) [mail](mailto:a@b.example)";
+    const res = await post("/api/questions", { token: author.token, body: { title: "Links", content_markdown: markdown, topic_ids: [topic] } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.content_rendered).toBe(
+      '<p><a href="http:evil.com" rel="nofollow noopener">out</a> <a href="/questions/1">in</a> ' +
+        '<a href="mailto:a@b.example">mail</a></p>',
+    );
+  });
+});
