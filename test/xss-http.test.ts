@@ -69,7 +69,8 @@ describe("external links over HTTP", () => {
     const author = await createUser();
     const topic = await createTopic();
     const links = EXTERNAL.map((href) => `<a href="${href}" rel="author">x</a>`).join(" ");
-    const res = await post("/api/questions", { token: author.token, body: { title: "Links", content_markdown: links, topic_ids: [topic] } });
+    const body = { title: "Links", content_markdown: links, topic_ids: [topic] };
+    const res = await post("/api/questions", { token: author.token, body });
     expect(res.status).toBe(200);
     const stored = EXTERNAL.map((href) => `<a href="${href}" rel="nofollow noopener">x</a>`).join(" ");
     expect(res.body.data.content_markdown).toBe(stored);
@@ -80,7 +81,8 @@ describe("external links over HTTP", () => {
     const author = await createUser();
     const topic = await createTopic();
     const markdown = "[out](http:evil.com) [in](/questions/1) [mail](mailto:a@b.example)";
-    const res = await post("/api/questions", { token: author.token, body: { title: "Links", content_markdown: markdown, topic_ids: [topic] } });
+    const body = { title: "Links", content_markdown: markdown, topic_ids: [topic] };
+    const res = await post("/api/questions", { token: author.token, body });
     expect(res.status).toBe(200);
     expect(res.body.data.content_rendered).toBe(
       '<p><a href="http:evil.com" rel="nofollow noopener">out</a> <a href="/questions/1">in</a> ' +

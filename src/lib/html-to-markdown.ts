@@ -64,9 +64,10 @@ function unwrapInline(children: ElementContent[]): ElementContent[] {
 
 /**
  * Prepares the sanitised tree for the conversion within the bounds of the file comment: refuses text the
- * markdown could not hold, unwraps formatting nested too deep, and refuses tables the conversion would make too big, counting cells as the markdown will
- * have them (every row padded to the widest, a header row added). Spans are removed: markdown cannot express
- * them, and hast-util-to-mdast would pad the table out to a `colspan` or `rowspan` of any size.
+ * markdown could not hold, unwraps formatting nested too deep, and refuses tables the conversion would make too
+ * big, counting cells as the markdown will have them (every row padded to the widest, a header row added).
+ * Spans are removed: markdown cannot express them, and hast-util-to-mdast would pad the table out to a `colspan`
+ * or `rowspan` of any size.
  */
 function prepare(tree: Root): void {
   let cells = 0;

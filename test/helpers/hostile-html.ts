@@ -36,7 +36,8 @@ export const HOSTILE_HTML: Record<string, string> = {
   "entities": fill("<p>", "&amp;&lt;&#60;&eacute;"),
   "50 nested lists, then paragraphs": fill("<ul><li>".repeat(50), "<p>x</p>"),
   "50 nested quotes, then a long <pre>": fill("<blockquote>".repeat(50) + "<pre>", "\n"),
-  "table: 64 columns, empty rows to the limit": fill(`<table><tr>${"<td>x</td>".repeat(64)}</tr>`, "<tr></tr>", "</table>"),
+  "table: 64 columns, empty rows to the limit":
+    fill(`<table><tr>${"<td>x</td>".repeat(64)}</tr>`, "<tr></tr>", "</table>"),
   "table: one row to the limit": fill("<table><tr>", "<td></td>", "</tr></table>"),
   "table: huge colspan and rowspan": '<table><tr><td colspan="1000000000" rowspan="65534">x</td></tr>' +
     "<tr></tr>".repeat(1000) + "</table>",
@@ -54,6 +55,7 @@ export const HOSTILE_HTML: Record<string, string> = {
   "at the tag limit: nested <ul><li>": nested("<ul><li>", "</li></ul>", TAG_LIMIT / 2),
   "at the tag limit: 100 nested lists, then paragraphs": fill("<ul><li>".repeat(50), "<p>x</p>", "", TAG_LIMIT - 100),
   "at the tag limit: links nested in links": '<a href="/a">x'.repeat(TAG_LIMIT),
-  "at the tag limit: table rows": `<table><tr>${"<td>x</td>".repeat(10)}</tr>${"<tr></tr>".repeat(TAG_LIMIT - 12)}</table>`,
+  "at the tag limit: table rows":
+    `<table><tr>${"<td>x</td>".repeat(10)}</tr>${"<tr></tr>".repeat(TAG_LIMIT - 12)}</table>`,
   "at the tag limit: formatting with long text": fill("<p>", "<b>bold *text*</b> and [more] _text_ ", "", TAG_LIMIT),
 };
