@@ -11,7 +11,7 @@
  *   looking for an opener, and every match splices the paragraph's events;
  * - setext underlines: each one rebuilds the document's event list;
  * - tables: micromark pads every body row to the header's width, so few source bytes become many cells;
- * - blocks in general, and definitions most, cost many times what the same characters of prose do.
+ * - blocks in general, definitions most, and punctuation cost many times what the same characters of prose do.
  * Each rule below bounds one of these; the limits leave room for real documents (long prose, code, tables of
  * a few thousand cells, lists nested ten deep), which the tests check.
  */
@@ -41,6 +41,12 @@ export const MAX_LINES = 10_000;
 /** Lines that may start a link or footnote definition (they start with `[`): each costs as much as a block. */
 export const MAX_DEFINITIONS = 1_000;
 /**
+ * ASCII punctuation characters: every one may start a construct micromark tries (links, images, code, HTML,
+ * autolinks, escapes, entities), which costs up to 25 times a letter of prose. A 100 000-character code block
+ * has about 30 000.
+ */
+export const MAX_PUNCTUATION = 40_000;
+/**
  * Delimiters that may close nothing (`*`, `_`, `~`, `]`) times the punctuation their paragraph holds (the
  * events they may walk back over), summed over paragraphs (text between blank lines).
  */
@@ -59,6 +65,8 @@ const DASH_RUN = /-+/g;
 const ESCAPE_GROWTH: Record<string, number> = { "<": 3, ">": 3, "&": 4, '"': 5 };
 /** `<td></td>\n`: the least HTML one padded table cell renders to. */
 const CELL_BYTES = 10;
+/** `<a href="http://">…</a>` around a literal autolink, whose text the href repeats: short links double. */
+const AUTOLINK_BYTES = 32;
 /** `<p></p>\n`, `<li></li>`, `<h1></h1>`…: about what each line's block adds to the HTML. */
 const LINE_BYTES = 8;
 
@@ -106,6 +114,7 @@ export function markdownWorkRefusal(source: string): string | null {
   let inlineWork = 0;
   let delimiters = 0;
   let punctuation = 0;
+  let allPunctuation = 0;
   let renderedBytes = 0;
   let previous = "";
   for (const line of lines) {
@@ -154,8 +163,13 @@ export function markdownWorkRefusal(source: string): string | null {
       const code = line.charCodeAt(i);
       if (!isPunctuation(code)) continue;
       punctuation++;
+      allPunctuation++;
       if (isWalkingDelimiter(code)) delimiters++;
       renderedBytes += ESCAPE_GROWTH[line[i]!] ?? 0;
+      // GFM autolinks: `a@b.c`, `www.a.b`, `http://a.b`.
+      if (code === 64 || (code === 46 && line.endsWith("www", i)) || (code === 58 && line.startsWith("//", i + 1))) {
+        renderedBytes += AUTOLINK_BYTES;
+      }
     }
     // The line ending is an event too.
     punctuation++;
@@ -163,6 +177,7 @@ export function markdownWorkRefusal(source: string): string | null {
     previous = line;
   }
   inlineWork += delimiters * punctuation;
+  if (allPunctuation > MAX_PUNCTUATION) return `Content must have at most ${MAX_PUNCTUATION} punctuation characters`;
   if (inlineWork > MAX_INLINE_WORK) return "Content has too many emphasis, strikethrough or link markers";
   renderedBytes += utf8Length(source) + tableCells * CELL_BYTES + nonBlank * LINE_BYTES;
   if (renderedBytes > MAX_RENDERED_BYTES) return renderedTooLarge();

@@ -11,6 +11,7 @@ import {
   MAX_INLINE_WORK,
   MAX_LINES,
   MAX_NESTING,
+  MAX_PUNCTUATION,
   MAX_SETEXT_UNDERLINES,
   MAX_SOURCE_LENGTH,
 } from "../../src/lib/markdown-bounds";
@@ -95,6 +96,11 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "definitions at the limit": fill(prose, MAX_SOURCE_LENGTH / 2, "\n\n" + "[a]: b\n\n".repeat(MAX_DEFINITIONS)),
   "table at the cell limit": wideHeader(MAX_TABLE_COLUMNS) + "a|\n".repeat(MAX_TABLE_CELLS / MAX_TABLE_COLUMNS - 3),
   "closers at the paragraph limit": "a~ ".repeat(Math.floor(Math.sqrt(MAX_INLINE_WORK)) - 1),
+  "open brackets at the punctuation limit": fill("[a", 2 * MAX_PUNCTUATION),
+  "backticks at the punctuation limit": fill("`a``", (4 * MAX_PUNCTUATION) / 3),
+  "email autolinks at the punctuation limit": fill("a@b.c ", 3 * MAX_PUNCTUATION),
+  "www autolinks at the punctuation limit": fill("www.a.b ", 4 * MAX_PUNCTUATION),
+  "entities at the punctuation limit": fill("&amp;", (5 * MAX_PUNCTUATION) / 2),
   "nesting at the depth limit": fill(Array.from({ length: MAX_NESTING }, (_, i) => `${"  ".repeat(i)}- x\n`).join("") + "\n", 20_000),
 };
 
