@@ -210,4 +210,11 @@ describe("stripTags and contentSummary", () => {
     expect(contentSummary(`<p>${"字".repeat(81)}</p>`)).toHaveLength(80);
     expect(contentSummary("<p>abcdef</p>", 3)).toBe("abc");
   });
+
+  it("summarises long HTML as its whole text would, reading only a prefix", () => {
+    const long = `<h1>T</h1>${"<p><b>b&amp;</b>\n  <a href=\"/x\">link</a> 字😀 &lt;x&gt;</p>".repeat(20_000)}`;
+    const whole = Array.from(stripTags(long).replace(/\s+/g, " ").trim());
+    for (const length of [1, 79, 80, 81, 500]) expect(contentSummary(long, length)).toBe(whole.slice(0, length).join(""));
+    expect(contentSummary(`${"<b></b>".repeat(10_000)}<p>late</p>`)).toBe("late");
+  });
 });

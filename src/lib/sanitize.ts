@@ -303,8 +303,13 @@ export function stripTags(html: string): string {
  * points as the reference counts multibyte text. Whitespace runs become one space: a summary is one line.
  */
 export function contentSummary(html: string, length = 80): string {
-  const text = stripTags(html).replace(/\s+/g, " ").trim();
-  return Array.from(text).slice(0, length).join("");
+  // Lists summarise every record, so only as much of the HTML is read as the summary needs: a prefix cut after
+  // a tag, doubled until its text is longer than the summary (the text of such a prefix begins the full text).
+  for (let prefix = 4 * length; ; prefix *= 2) {
+    const cut = prefix >= html.length ? html.length : html.lastIndexOf(">", prefix) + 1;
+    const text = Array.from(stripTags(html.slice(0, cut)).replace(/\s+/g, " ").trim());
+    if (text.length > length || cut === html.length) return text.slice(0, length).join("");
+  }
 }
 
 interface Tag {
