@@ -6,7 +6,7 @@
  * its text.
  *
  * The work is bounded before the conversion whatever the input (README, Security): the HTML is at most
- * MAX_RENDERED_BYTES and {@link MAX_ELEMENTS} start tags, tables at most MAX_TABLE_COLUMNS wide and, padded to
+ * MAX_RENDERED_BYTES and {@link MAX_TAGS} tags, tables at most MAX_TABLE_COLUMNS wide and, padded to
  * their widest row as markdown needs, MAX_TABLE_CELLS in all; the text at most MAX_SOURCE_LENGTH characters
  * (the markdown holds all of it, and no more is accepted); inline formatting nested deeper than
  * {@link MAX_INLINE_NESTING} keeps its text only. Anything over a bound is refused with a {@link ContentLimitError}.
@@ -21,10 +21,11 @@ import { MAX_SOURCE_LENGTH } from "./markdown-bounds";
 import { sanitizedTree } from "./sanitize";
 
 /**
- * The most start tags the HTML may have. Each element costs parse5, the sanitiser and the conversion about 10 µs
- * of CPU (bench/html.ts), so this keeps the worst input near 30 ms; a long article has a few hundred.
+ * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
+ * the conversion 10 to 45 µs of CPU (bench/html.ts; links cost most), so the worst input stays under 50 ms.
+ * An article of a few dozen paragraphs has a few hundred; clients that send markdown are not bound by this.
  */
-const MAX_ELEMENTS = 3_000;
+const MAX_TAGS = 1_000;
 
 /**
  * mdast-util-to-markdown's cost grows with the cube of nested emphasis, strong, strikethrough and links
@@ -96,11 +97,11 @@ function prepare(tree: Root): void {
   }
 }
 
-/** How many start tags html has at most: each `<` before a letter; a cheap count made before parsing. */
-function startTags(html: string): number {
+/** How many tags html has at most: each `<` before a letter, `!` or `?`; a cheap count made before parsing. */
+function tags(html: string): number {
   let count = 0;
   for (let at = html.indexOf("<"); at >= 0; at = html.indexOf("<", at + 1)) {
-    if (/[a-zA-Z]/.test(html[at + 1] ?? "")) count++;
+    if (/[a-zA-Z!?]/.test(html[at + 1] ?? "")) count++;
   }
   return count;
 }
@@ -138,7 +139,7 @@ const handlers: Record<string, Handle> = {
  */
 export function htmlToMarkdown(html: string): string {
   if (overRenderedLimit(html)) throw new ContentLimitError(tooBig());
-  if (startTags(html) > MAX_ELEMENTS) throw new ContentLimitError(`Content may have at most ${MAX_ELEMENTS} HTML tags`);
+  if (tags(html) > MAX_TAGS) throw new ContentLimitError(`Content may have at most ${MAX_TAGS} HTML tags`);
   const tree = sanitizedTree(html);
   prepare(tree);
   const markdown = toMarkdown(toMdast(tree, { handlers }), {

@@ -11,8 +11,8 @@ function fill(head: string, unit: string, tail = "", most = Number.POSITIVE_INFI
   return head + unit.repeat(count) + tail;
 }
 
-/** The most start tags the HTML path accepts (lib/html-to-markdown.ts). */
-export const TAG_LIMIT = 3_000;
+/** The most tags the HTML path accepts (lib/html-to-markdown.ts). */
+export const TAG_LIMIT = 1_000;
 
 /** n levels of open, some text, and the closes. */
 const nested = (open: string, close: string, n: number) => open.repeat(n) + "x" + close.repeat(n);
