@@ -27,7 +27,9 @@ for (const [group, corpus] of [["hostile", MARKDOWN_CORPUS], ["real", REAL_DOCUM
     for (let run = 0; run < RUNS; run++) {
       best = Math.min(best, cpuMs(() => {
         const result = processContent({ content_markdown: markdown });
-        verdict = result.ok ? `200, ${result.content.content_rendered.length} chars of HTML` : `200001: ${result.errors.content_markdown}`;
+        verdict = result.ok
+          ? `200, ${result.content.content_rendered.length} chars of HTML`
+          : `200001: ${result.errors.content_markdown}`;
       }));
     }
     if (best > worst.ms) worst = { name, ms: best };

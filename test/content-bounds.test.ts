@@ -17,7 +17,9 @@ const TABLES = ["questions", "answers", "articles", "comments"];
 
 async function rowCounts(): Promise<number[]> {
   const counts: number[] = [];
-  for (const table of TABLES) counts.push((await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n);
+  for (const table of TABLES) {
+    counts.push((await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first<{ n: number }>())!.n);
+  }
   return counts;
 }
 
@@ -43,6 +45,10 @@ async function write(send: () => Promise<ApiResponse>): Promise<ApiResponse> {
   return res;
 }
 
+/** A question with this content. */
+const postQuestion = (token: string, topic: number, content: Record<string, string>) =>
+  post("/api/questions", { token, body: { title: "A title", ...content, topic_ids: [topic] } });
+
 /** The issue's table through content_rendered: n cells in the first row, then m empty rows. */
 const htmlTable = (n: number, m: number) => `<table><tr>${"<td></td>".repeat(n)}</tr>${"<tr></tr>".repeat(m)}</table>`;
 
@@ -60,7 +66,7 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createUser();
     const topic = await createTopic();
     for (const markdown of [wideTable(250), wideTable(1000), "a~ ".repeat(60_000), "- ".repeat(10_000) + "x"]) {
-      const res = await write(() => post("/api/questions", { token: author.token, body: { title: "A title", content_markdown: markdown, topic_ids: [topic] } }));
+      const res = await write(() => postQuestion(author.token, topic, { content_markdown: markdown }));
       expect(res.body.code).toBe(200001);
     }
   });
@@ -69,7 +75,7 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createAdmin();
     const topic = await createTopic();
     for (const [name, markdown] of Object.entries(MARKDOWN_CORPUS)) {
-      const res = await write(() => post("/api/questions", { token: author.token, body: { title: "A title", content_markdown: markdown, topic_ids: [topic] } }));
+      const res = await write(() => postQuestion(author.token, topic, { content_markdown: markdown }));
       expect(res.body.code === 0 || res.body.code === 200001, name).toBe(true);
     }
   }, 60_000);
@@ -78,12 +84,18 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createAdmin();
     const topic = await createTopic();
     const questionId = await createQuestion(author.user_id);
-    const articleId = (await post("/api/articles", { token: author.token, body: { title: "A title", content_markdown: "body", topic_ids: [topic] } })).body.data.article_id;
-    const answerId = (await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_markdown: "ok" } })).body.data.answer_id;
+    const article = await post("/api/articles", {
+      token: author.token,
+      body: { title: "A title", content_markdown: "body", topic_ids: [topic] },
+    });
+    const articleId = article.body.data.article_id;
+    const answers = `/api/questions/${questionId}/answers`;
+    const answer = await post(answers, { token: author.token, body: { content_markdown: "ok" } });
+    const answerId = answer.body.data.answer_id;
     for (const name of SAMPLE) {
       const body = { content_markdown: MARKDOWN_CORPUS[name] };
       for (const send of [
-        () => post(`/api/questions/${questionId}/answers`, { token: author.token, body }),
+        () => post(answers, { token: author.token, body }),
         () => post("/api/articles", { token: author.token, body: { ...body, title: "A title", topic_ids: [topic] } }),
         () => patch(`/api/questions/${questionId}`, { token: author.token, body }),
         () => patch(`/api/answers/${answerId}`, { token: author.token, body }),
@@ -98,10 +110,13 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createUser();
     const admin = await createAdmin();
     const questionId = await createQuestion(author.user_id, { content_markdown: "before" });
-    const res = await patch(`/api/questions/${questionId}`, { token: admin.token, body: { content_markdown: "a~ ".repeat(60_000) } });
+    const body = { content_markdown: "a~ ".repeat(60_000) };
+    const res = await patch(`/api/questions/${questionId}`, { token: admin.token, body });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
-    const stored = await env.DB.prepare("SELECT content_markdown FROM questions WHERE question_id = ?").bind(questionId).first<{ content_markdown: string }>();
+    const stored = await env.DB.prepare("SELECT content_markdown FROM questions WHERE question_id = ?")
+      .bind(questionId)
+      .first<{ content_markdown: string }>();
     expect(stored!.content_markdown).toBe("before");
   });
 
@@ -109,9 +124,11 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createAdmin();
     const topic = await createTopic();
     const questionId = await createQuestion(author.user_id);
-    for (const html of [htmlTable(250, 250), htmlTable(1000, 1000), htmlTable(64, 5_000), `<p>${"a~ ".repeat(60_000)}</p>`]) {
-      await write(() => post("/api/questions", { token: author.token, body: { title: "A title", content_rendered: html, topic_ids: [topic] } }));
-      await write(() => post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_rendered: html } }));
+    const shapes = [htmlTable(250, 250), htmlTable(1000, 1000), htmlTable(64, 5_000), `<p>${"a~ ".repeat(60_000)}</p>`];
+    for (const html of shapes) {
+      await write(() => postQuestion(author.token, topic, { content_rendered: html }));
+      const answers = `/api/questions/${questionId}/answers`;
+      await write(() => post(answers, { token: author.token, body: { content_rendered: html } }));
     }
   }, 60_000);
 
@@ -119,7 +136,7 @@ describe("content writes do bounded work whatever their input", () => {
     const author = await createAdmin();
     const topic = await createTopic();
     for (const [name, markdown] of Object.entries(REAL_DOCUMENTS)) {
-      const res = await write(() => post("/api/questions", { token: author.token, body: { title: "A title", content_markdown: markdown, topic_ids: [topic] } }));
+      const res = await write(() => postQuestion(author.token, topic, { content_markdown: markdown }));
       expect(res.body.code, name).toBe(0);
     }
   }, 60_000);

@@ -33,7 +33,10 @@ describe("processContent refuses content that would cost micromark seconds of CP
   ])("refuses %s on both fields, fast", (_name, markdown) => {
     let result: ReturnType<typeof processContent> | undefined;
     expect(timed(() => (result = processContent({ content_markdown: markdown })))).toBeLessThan(1000);
-    expect(result).toMatchObject({ ok: false, errors: { content_markdown: expect.any(String), content_rendered: expect.any(String) } });
+    expect(result).toMatchObject({
+      ok: false,
+      errors: { content_markdown: expect.any(String), content_rendered: expect.any(String) },
+    });
   });
 
   it("refuses nesting one level past the limit, by indentation too", () => {
@@ -47,7 +50,10 @@ describe("processContent refuses content that would cost micromark seconds of CP
 
   it("counts containers kept open by lazy lines", () => {
     const lazy = `${"> ".repeat(20)}x\n${"a\n".repeat(MAX_CONTAINER_WORK / 20)}`;
-    expect(processContent({ content_markdown: lazy })).toMatchObject({ ok: false, errors: { content_markdown: "Content nests lists or quotes too much" } });
+    expect(processContent({ content_markdown: lazy })).toMatchObject({
+      ok: false,
+      errors: { content_markdown: "Content nests lists or quotes too much" },
+    });
   });
 
   it("counts the list items and quotes opened in all", () => {
@@ -81,6 +87,8 @@ describe("processContent refuses content that would cost micromark seconds of CP
     const nested = Array.from({ length: 400 }, (_, i) => `${"  ".repeat(i % 6)}- item ${i}`).join("\n");
     const sameLine = "- > quoted in a list\n".repeat(150);
     const emphasis = `${"some *emphasis* and __strong__ text. ".repeat(20)}\n\n`.repeat(50);
-    for (const markdown of [nested, sameLine, emphasis]) expect(processContent({ content_markdown: markdown }).ok).toBe(true);
+    for (const markdown of [nested, sameLine, emphasis]) {
+      expect(processContent({ content_markdown: markdown }).ok).toBe(true);
+    }
   });
 });

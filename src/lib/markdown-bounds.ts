@@ -81,7 +81,8 @@ function indentation(line: string): number {
 }
 
 function isPunctuation(code: number): boolean {
-  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  const between = (low: number, high: number) => code >= low && code <= high;
+  return between(33, 47) || between(58, 64) || between(91, 96) || between(123, 126);
 }
 
 /** `*` `_` `~` `]`: the delimiters whose resolution walks back over their paragraph. */
@@ -129,7 +130,9 @@ export function markdownWorkRefusal(source: string): string | null {
     const indent = indentation(line);
     const prefix = CONTAINER_PREFIX.exec(line)?.[0] ?? "";
     const markers = prefix.match(MARKER)?.length ?? 0;
-    if (markers > 1 && ++sameLine > MAX_SAME_LINE_CONTAINERS) return "Content nests lists or quotes on one line too often";
+    if (markers > 1 && ++sameLine > MAX_SAME_LINE_CONTAINERS) {
+      return "Content nests lists or quotes on one line too often";
+    }
     if (++nonBlank > MAX_LINES) return `Content must have at most ${MAX_LINES} lines that are not blank`;
     const listItem = LIST_MARKER.test(line);
     if (afterBlank || listItem) while (openItems.length > 0 && openItems.at(-1)! >= indent) openItems.pop();
@@ -146,7 +149,9 @@ export function markdownWorkRefusal(source: string): string | null {
     if (depth > MAX_NESTING) return `Content nests lists or quotes more than ${MAX_NESTING} deep`;
     containerWork += depth;
     if (containerWork > MAX_CONTAINER_WORK) return "Content nests lists or quotes too much";
-    if (SETEXT_UNDERLINE.test(line) && ++setext > MAX_SETEXT_UNDERLINES) return "Content has too many heading underlines";
+    if (SETEXT_UNDERLINE.test(line) && ++setext > MAX_SETEXT_UNDERLINES) {
+      return "Content has too many heading underlines";
+    }
     const body = line.slice(prefix.length);
     if (/^[ \t]*\[/.test(body) && ++definitions > MAX_DEFINITIONS) return "Content has too many link definitions";
     if (DELIMITER_ROW.test(body) && (body.includes("|") || previous.includes("|"))) {

@@ -26,8 +26,10 @@ const wideHeader = (n: number) => "a" + "|a".repeat(n - 1) + "\n-" + "|-".repeat
 /** The issue's table: n columns in the header and n body rows of one cell each, padded to n. */
 export const wideTable = (n: number) => wideHeader(n) + "a|\n".repeat(n);
 
+const codeUnit = "function add(a: number, b: number): number {\n  return a + b; // [sum] *x*\n}\n\n";
 const prose = "The quick brown fox jumps over the lazy dog, and then some. ";
-const indentedList = (depth: number) => Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}- item ${i}\n`).join("");
+const indentedList = (depth: number, item = (i: number) => `item ${i}`) =>
+  Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}- ${item(i)}\n`).join("");
 
 /** name → markdown source. */
 export const MARKDOWN_CORPUS: Record<string, string> = {
@@ -101,18 +103,22 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "email autolinks at the punctuation limit": fill("a@b.c ", 3 * MAX_PUNCTUATION),
   "www autolinks at the punctuation limit": fill("www.a.b ", 4 * MAX_PUNCTUATION),
   "entities at the punctuation limit": fill("&amp;", (5 * MAX_PUNCTUATION) / 2),
-  "nesting at the depth limit": fill(Array.from({ length: MAX_NESTING }, (_, i) => `${"  ".repeat(i)}- x\n`).join("") + "\n", 20_000),
+  "nesting at the depth limit": fill(`${indentedList(MAX_NESTING, () => "x")}\n`, 20_000),
 };
 
 /** Real long documents the bounds must accept. */
 export const REAL_DOCUMENTS: Record<string, string> = {
   "100 000 characters of prose": fill(`${prose}${prose}${prose}\n\n`, 100_000),
-  "a long code block": "```ts\n" + fill("function add(a: number, b: number): number {\n  return a + b; // [sum] *x*\n}\n\n", 100_000) + "```\n",
-  "a table of 10 columns and 500 rows": "|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n" + "|1|2|3|4|5|6|7|8|9|0|\n".repeat(500),
+  "90 000 characters of Chinese": fill("这是一段很长的中文内容，用来测试多字节文本。\n\n", 90_000),
+  "a long code block": `\`\`\`ts\n${fill(codeUnit, 99_990)}\`\`\`\n`,
+  "a table of 10 columns and 500 rows":
+    "|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n" + "|1|2|3|4|5|6|7|8|9|0|\n".repeat(500),
   "lists nested 10 deep": `${indentedList(10)}\n`.repeat(50),
   "a document with a bit of everything": fill(
-    `# Title\n\n${prose.repeat(5)}\n\nSome *emphasis*, __strong__, ~~struck~~, \`code\` and a [link](https://example.com).\n\n` +
-      `- one\n  - two\n    - three\n\n> a quote\n>\n> more of it\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n${prose.repeat(4)}\n\n`,
+    `# Title\n\n${prose.repeat(5)}\n\n` +
+      "Some *emphasis*, __strong__, ~~struck~~, `code` and a [link](https://example.com).\n\n" +
+      "- one\n  - two\n    - three\n\n> a quote\n>\n> more of it\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" +
+      `${prose.repeat(4)}\n\n`,
     100_000,
   ),
 };
