@@ -22,10 +22,11 @@ import { sanitizedTree } from "./sanitize";
 
 /**
  * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
- * the conversion 10 to 45 µs of CPU (bench/html.ts; links cost most), so the worst input stays under 50 ms.
- * An article of a few dozen paragraphs has a few hundred; clients that send markdown are not bound by this.
+ * the conversion 10 to 50 µs of CPU (bench/html.ts; a run of links costs most, in mdast-util-to-markdown's
+ * escaping), so this keeps the worst input near 25 ms. An article of a few dozen paragraphs has a few hundred;
+ * clients that send markdown are not bound by this.
  */
-const MAX_TAGS = 1_000;
+const MAX_TAGS = 500;
 
 /**
  * mdast-util-to-markdown's cost grows with the cube of nested emphasis, strong, strikethrough and links

@@ -12,7 +12,7 @@ function fill(head: string, unit: string, tail = "", most = Number.POSITIVE_INFI
 }
 
 /** The most tags the HTML path accepts (lib/html-to-markdown.ts). */
-export const TAG_LIMIT = 1_000;
+export const TAG_LIMIT = 500;
 
 /** n levels of open, some text, and the closes. */
 const nested = (open: string, close: string, n: number) => open.repeat(n) + "x" + close.repeat(n);
