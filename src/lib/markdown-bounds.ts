@@ -34,10 +34,10 @@ export const MAX_CONTAINERS = 1_000;
 /** Lines that could underline a setext heading (`===`, `---`). */
 export const MAX_SETEXT_UNDERLINES = 200;
 /**
- * Lines that are not blank: each block costs micromark about as much as 40 characters of prose, so 200 000
- * characters of one-character lines would cost ten times what the same length of prose does.
+ * Lines that are not blank: each costs micromark about as much as 80 characters of prose, so 200 000 characters
+ * of short lines would cost ten times what the same length of prose does. 100 000 characters of code have ~4 000.
  */
-export const MAX_LINES = 10_000;
+export const MAX_LINES = 6_000;
 /** Lines that may start a link or footnote definition (they start with `[`): each costs as much as a block. */
 export const MAX_DEFINITIONS = 1_000;
 /**
