@@ -58,8 +58,12 @@ const MARKER = /[>+*-]|\d{1,9}[.)]/g;
 const LIST_MARKER = /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const BLANK = /^[ \t]*$/;
 const SETEXT_UNDERLINE = /^[ \t]*(?:=+|-+)[ \t]*$/;
-/** A GFM table's delimiter row (`-|:-:|-`), which needs a pipe; its cells are the runs of dashes. */
-const DELIMITER_ROW = /^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?[ \t]*$/;
+/**
+ * A GFM table's delimiter row (`-|:-:|-`), trimmed, which needs a pipe; its cells are the runs of dashes.
+ * Only lines made of its characters are tried, and no whitespace can be matched two ways, so it runs in linear time.
+ */
+const DELIMITER_ROW_CHARACTERS = /^[-|: \t]+$/;
+const DELIMITER_ROW = /^\|?(?:[ \t]*:?-+:?[ \t]*\|)*[ \t]*:?-+:?[ \t]*\|?$/;
 const DASH_RUN = /-+/g;
 /** Characters whose HTML escape is longer than they are, with the extra bytes: `&lt;` for `<` and so on. */
 const ESCAPE_GROWTH: Record<string, number> = { "<": 3, ">": 3, "&": 4, '"': 5 };
@@ -154,8 +158,10 @@ export function markdownWorkRefusal(source: string): string | null {
     }
     const body = line.slice(prefix.length);
     if (/^[ \t]*\[/.test(body) && ++definitions > MAX_DEFINITIONS) return "Content has too many link definitions";
-    if (DELIMITER_ROW.test(body) && (body.includes("|") || previous.includes("|"))) {
-      tableColumns = body.match(DASH_RUN)?.length ?? 0;
+    const cells = body.trim();
+    const delimiterRow = DELIMITER_ROW_CHARACTERS.test(cells) && DELIMITER_ROW.test(cells);
+    if (delimiterRow && (cells.includes("|") || previous.includes("|"))) {
+      tableColumns = cells.match(DASH_RUN)?.length ?? 0;
       if (tableColumns > MAX_TABLE_COLUMNS) return `Tables may have at most ${MAX_TABLE_COLUMNS} columns`;
       // The header row and this one.
       tableCells += 2 * tableColumns;

@@ -91,6 +91,8 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "task list items": fill("- [ ] a\n"),
   "nested emphasis": fill("**a *b "),
   "pipes": fill("|"),
+  "whitespace before a letter": fill(" ", MAX_SOURCE_LENGTH, "x"),
+  "whitespace before a dash row": fill("\t", MAX_SOURCE_LENGTH, "-|-x"),
   // Just inside each bound, the rest of the length filled with prose: the most work each lets through.
   "quotes at the container limit": fill(prose, MAX_SOURCE_LENGTH / 2, "> q\n\n".repeat(MAX_CONTAINERS)),
   "lines at the line limit": fill(prose, MAX_SOURCE_LENGTH / 2, "\n\n" + "a  \n".repeat(MAX_LINES - 2)),
