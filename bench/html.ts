@@ -7,7 +7,7 @@ import { MAX_RENDERED_BYTES } from "../src/lib/content-limits";
 import { htmlToMarkdown } from "../src/lib/html-to-markdown";
 import { HOSTILE_HTML } from "../test/helpers/hostile-html";
 
-const RUNS = 3;
+const RUNS = 5;
 
 function cpuMs(run: () => unknown): number {
   const started = process.cpuUsage();

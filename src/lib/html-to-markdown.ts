@@ -15,7 +15,7 @@ import type { Element, ElementContent, Root } from "hast";
 import { defaultHandlers, toMdast, type Handle } from "hast-util-to-mdast";
 import type { Nodes as MdastNodes } from "mdast";
 import { gfmToMarkdown } from "mdast-util-gfm";
-import { toMarkdown } from "mdast-util-to-markdown";
+import { toMarkdown, type Options } from "mdast-util-to-markdown";
 import { ContentLimitError, MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
 import { MAX_SOURCE_LENGTH } from "./markdown-bounds";
 import { sanitizedTree } from "./sanitize";
@@ -23,7 +23,7 @@ import { sanitizedTree } from "./sanitize";
 /**
  * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
  * the conversion 10 to 50 µs of CPU (bench/html.ts; a run of links costs most, in mdast-util-to-markdown's
- * escaping), so this keeps the worst input near 25 ms. An article of a few dozen paragraphs has a few hundred;
+ * escaping), so this keeps the worst input near 35 ms. An article of a few dozen paragraphs has a few hundred;
  * clients that send markdown are not bound by this.
  */
 const MAX_TAGS = 500;
@@ -134,6 +134,19 @@ const handlers: Record<string, Handle> = {
   },
 };
 
+/** Made once: mdast-util-to-markdown caches the regular expressions it compiles on these objects. */
+const MARKDOWN_OPTIONS: Options = {
+  // Aligned pipes would pad every cell to its column's widest: one long cell would multiply the whole table.
+  extensions: [gfmToMarkdown({ tablePipeAlign: false })],
+  bullet: "-",
+  bulletOther: "+",
+  emphasis: "*",
+  strong: "*",
+  rule: "*",
+  fences: true,
+  listItemIndent: "one",
+};
+
 /**
  * Converts (and first sanitises) client HTML into markdown that renders to the same content.
  * @throws ContentLimitError when the input is over a bound (see the file comment).
@@ -143,16 +156,5 @@ export function htmlToMarkdown(html: string): string {
   if (tags(html) > MAX_TAGS) throw new ContentLimitError(`Content may have at most ${MAX_TAGS} HTML tags`);
   const tree = sanitizedTree(html);
   prepare(tree);
-  const markdown = toMarkdown(toMdast(tree, { handlers }), {
-    // Aligned pipes would pad every cell to its column's widest: one long cell would multiply the whole table.
-    extensions: [gfmToMarkdown({ tablePipeAlign: false })],
-    bullet: "-",
-    bulletOther: "+",
-    emphasis: "*",
-    strong: "*",
-    rule: "*",
-    fences: true,
-    listItemIndent: "one",
-  });
-  return markdown.trimEnd();
+  return toMarkdown(toMdast(tree, { handlers }), MARKDOWN_OPTIONS).trimEnd();
 }
