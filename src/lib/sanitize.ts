@@ -194,6 +194,7 @@ function* attributesOf(el: Element): Generator<[string, string]> {
 
 type Parse5Parent = DefaultTreeAdapterMap["parentNode"];
 type Parse5Text = DefaultTreeAdapterMap["textNode"];
+type Parse5Template = DefaultTreeAdapterMap["template"];
 
 /**
  * Elements deeper than this are flattened into their text. parse5 builds any depth without recursing, but the
@@ -215,15 +216,21 @@ function textNodes(node: Parse5Parent): Parse5Text[] {
   return texts;
 }
 
-/** Flattens elements at {@link MAX_DEPTH} into their text, without recursion. */
+/**
+ * Flattens elements at {@link MAX_DEPTH} into their text, without recursion, and empties the elements
+ * {@link DROPPED} with their content, a template's content included (parse5 keeps it apart from its children).
+ */
 function capDepth(fragment: Parse5Parent): void {
   const stack: [Parse5Parent, number][] = [[fragment, 0]];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [node, depth] = next;
     for (const child of node.childNodes) {
       if (!defaultTreeAdapter.isElementNode(child)) continue;
-      if (depth + 1 < MAX_DEPTH) stack.push([child, depth + 1]);
-      else child.childNodes = DROPPED.has(child.tagName) ? [] : textNodes(child);
+      if (DROPPED.has(child.tagName)) {
+        child.childNodes = [];
+        if (child.tagName === "template") (child as Parse5Template).content.childNodes = [];
+      } else if (depth + 1 < MAX_DEPTH) stack.push([child, depth + 1]);
+      else child.childNodes = textNodes(child);
     }
   }
 }
