@@ -4,6 +4,7 @@
  * bench/html.ts.
  */
 import { MAX_RENDERED_BYTES } from "../../src/lib/content-limits";
+import { MAX_TAGS } from "../../src/lib/html-to-markdown";
 
 /** head + as many units as fit in the limit (and at most `most`) + tail. */
 function fill(head: string, unit: string, tail = "", most = Number.POSITIVE_INFINITY): string {
@@ -11,8 +12,8 @@ function fill(head: string, unit: string, tail = "", most = Number.POSITIVE_INFI
   return head + unit.repeat(count) + tail;
 }
 
-/** The most tags the HTML path accepts (lib/html-to-markdown.ts). */
-export const TAG_LIMIT = 500;
+/** The most tags the HTML path accepts. */
+export const TAG_LIMIT = MAX_TAGS;
 
 /** n levels of open, some text, and the closes. */
 const nested = (open: string, close: string, n: number) => open.repeat(n) + "x" + close.repeat(n);
