@@ -1,7 +1,7 @@
 /**
  * CPU time of the content pipeline (processContent: bounds, parse, scrub, render, sanitise) on every hostile
  * source of test/helpers/content-corpus.ts and on real long documents, in Node with the Worker's own source
- * (same V8 as workerd). `npm run bench:content`; best of RUNS per input, in CPU milliseconds.
+ * (same V8 as workerd). `npm run bench content`; best of RUNS per input, in CPU milliseconds.
  */
 import { processContent } from "../src/lib/markdown";
 import { MARKDOWN_CORPUS, REAL_DOCUMENTS } from "../test/helpers/content-corpus";

@@ -1,6 +1,6 @@
 /**
  * CPU time of the HTML path (htmlToMarkdown: bounds, parse5, sanitise, convert) on hostile HTML of up to
- * MAX_RENDERED_BYTES, in Node (same V8 as workerd). `npx tsx bench/html.ts`; best of RUNS per
+ * MAX_RENDERED_BYTES, in Node (same V8 as workerd). `npm run bench html`; best of RUNS per
  * input, in CPU milliseconds. Every input should stay well under 50 ms, or be refused.
  */
 import { MAX_RENDERED_BYTES } from "../src/lib/content-limits";
