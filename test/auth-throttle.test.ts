@@ -133,7 +133,7 @@ describe("captchas handed out by refused logins", () => {
     const ip = "203.0.113.150";
     for (let i = 1; i <= 5; i++) await login({ name: `flooder${i}`, password: "wrong guess" }, ip);
     const captchas = () => env.DB.prepare("SELECT count(*) AS n FROM captchas").first<number>("n");
-    const before = await captchas();
+    const before = (await captchas()) ?? 0;
     const refusals = [];
     for (let i = 0; i < 31; i++) refusals.push(await login({ name: "flooder", password: "wrong guess" }, ip));
     expect(refusals.slice(0, 30).every((r) => r.status === 429 && r.body.code === 200001 && r.body.captcha_token)).toBe(true);
