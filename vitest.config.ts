@@ -40,9 +40,6 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       globalSetup: ["./test/global-setup.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
-      // Files share their workers: every test already starts from reset storage (test/apply-migrations.ts), and a
-      // fresh worker per file cost 0.8 s of start-up each, about 45% of the suite's time on two cores.
-      isolate: false,
     },
   };
 });
