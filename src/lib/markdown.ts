@@ -7,7 +7,7 @@ import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { ContentLimitError, MAX_RENDERED_BYTES } from "./content-limits";
 import { htmlToMarkdown } from "./html-to-markdown";
 import { markdownWorkRefusal, renderedTooLarge, utf8Length } from "./markdown-bounds";
-import { isSafeUrl, MarkupScrubber, sanitizeHtml, stripTags } from "./sanitize";
+import { isSafeUrl, MarkupScrubber, sanitizeWithText } from "./sanitize";
 
 const extensions = [gfm()];
 const htmlExtensions = [gfmHtml()];
@@ -30,13 +30,13 @@ function parseMarkdown(markdown: string): Events {
  * pass after it is the second line of defence the reference lacked (behaviour.md 11.31), and adds rel to
  * external links.
  */
-function renderEvents(events: Events): string {
-  return sanitizeHtml(compile({ htmlExtensions })(events));
+function renderEvents(events: Events): { html: string; text: string } {
+  return sanitizeWithText(compile({ htmlExtensions })(events));
 }
 
 /** Markdown with GFM (tables, strikethrough, autolinks, task lists) to safe HTML. */
 export function renderMarkdown(markdown: string): string {
-  return renderEvents(parseMarkdown(markdown));
+  return renderEvents(parseMarkdown(markdown)).html;
 }
 
 /** Tokens {@link scrubOnce} rewrites or keeps whole; between them it only escapes ({@link MARKUP_START}). */
@@ -166,12 +166,13 @@ function processBounded(markdown: string, rendered: string): ContentResult {
   const source = markdown.trim() ? markdown : rendered.trim() ? htmlToMarkdown(rendered) : "";
   // Rendered from the scrub's own parse of the stored text: one parse for content with nothing to scrub.
   const { markdown: content_markdown, events } = scrub(source);
-  const content_rendered = renderEvents(events);
+  // The HTML and its text come from one parse of the rendered HTML.
+  const { html: content_rendered, text } = renderEvents(events);
   if (!content_rendered.trim()) return failure("Content must not be empty");
   // The estimate before parsing leaves out the tags; this is the bound itself.
   if (utf8Length(content_rendered) > MAX_RENDERED_BYTES) return failure(renderedTooLarge());
   // Counted in code points, as the reference counts multibyte text.
-  if (Array.from(stripTags(content_rendered)).length > CONTENT_MAX_LENGTH) {
+  if (Array.from(text).length > CONTENT_MAX_LENGTH) {
     return failure(`Content must be at most ${CONTENT_MAX_LENGTH} characters`);
   }
   return { ok: true, content: { content_markdown, content_rendered } };

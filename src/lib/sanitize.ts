@@ -294,15 +294,26 @@ export function sanitizeHtml(html: string): string {
   return serialize(sanitizedTree(html).children);
 }
 
-/** The text of html with tags removed and entities decoded (behaviour.md 4.6 measures content by it). */
-export function stripTags(html: string): string {
+/** The text of a tree, in document order. */
+function textOf(tree: Root): string {
   let text = "";
-  const stack: RootContent[] = [...sanitizedTree(html).children].reverse();
+  const stack: RootContent[] = [...tree.children].reverse();
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.type === "text") text += node.value;
     else if (node.type === "element") for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return text;
+}
+
+/** The text of html with tags removed and entities decoded (behaviour.md 4.6 measures content by it). */
+export function stripTags(html: string): string {
+  return textOf(sanitizedTree(html));
+}
+
+/** {@link sanitizeHtml} and the text of its result from one parse: the content pipeline needs both. */
+export function sanitizeWithText(html: string): { html: string; text: string } {
+  const tree = sanitizedTree(html);
+  return { html: serialize(tree.children), text: textOf(tree) };
 }
 
 /**
