@@ -6,8 +6,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-
-const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+import { isRead } from "./route-key";
 
 /** The origins in TRUSTED_ORIGINS, in the form browsers send them; entries that are no URL are skipped. */
 function trustedOrigins(list: string | undefined): Set<string> {
@@ -28,7 +27,7 @@ function trustedOrigins(list: string | undefined): Set<string> {
  * client holding a cookie) is refused: such a client can send the token as a header instead.
  */
 export function cookieMayAuthenticate(c: Context<AppEnv>): boolean {
-  if (READS.has(c.req.method)) return true;
+  if (isRead(c.req.method)) return true;
   const site = c.req.header("sec-fetch-site");
   if (site === "same-origin" || site === "none") return true;
   const origin = c.req.header("origin");

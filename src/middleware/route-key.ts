@@ -4,12 +4,15 @@ import { matchedRoutes } from "hono/route";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** Methods that change nothing: no write limit, no body, and the cookie may authenticate them. */
+export const isRead = (method: string): boolean => READS.has(method);
+
 /**
  * `"POST /api/questions/:question_id/comments"` for a write to a known route (the method after
  * `X-Http-Method-Override`); null for reads and for paths no route serves (they answer 100004 or 100005).
  */
 export function writeRoute(c: Context): string | null {
-  if (READS.has(c.req.method)) return null;
+  if (isRead(c.req.method)) return null;
   const route = matchedRoutes(c).findLast((candidate) => candidate.method !== "ALL");
   return route ? `${route.method} ${route.path}` : null;
 }

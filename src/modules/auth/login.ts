@@ -34,9 +34,7 @@ import {
   deleteEvents,
   deleteEventsById,
   deleteToken,
-  eventsSince,
   insertEvents,
-  insertEventsReturningIds,
   insertToken,
   recordLogin,
   selectLoginUser,
@@ -79,8 +77,8 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     selectLoginUser(db, match),
     countEvents(db, FAILED_BY_IP, ip, time - WINDOW),
     countEvents(db, CAPTCHA_BY_IP.action, ip, time - WINDOW),
-    eventsSince(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
-    insertEventsReturningIds(db, [
+    countEvents(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
+    insertEvents(db, [
       { action: FAILED_BY_IP, subject: ip, create_time: time },
       { action: FAILED_FOR_ACCOUNT, subject: accountKey, create_time: time },
     ]),

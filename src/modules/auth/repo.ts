@@ -86,29 +86,23 @@ export const codeStillValid = (db: Db, purpose: CodePurpose, email: string, code
 
 // Throttles: one row per counted event.
 
-export const countEvents = (db: Db, action: string, subject: string | SQL, since: number) =>
-  db
-    .select({ n: count() })
-    .from(throttles)
-    .where(and(eq(throttles.action, action), eq(throttles.subject, subject), gt(throttles.create_time, since)));
-
 /** How many events of `action` for `subject` since `since`, and when the latest happened (0 if none). */
-export const eventsSince = (db: Db, action: string, subject: string | SQL, since: number) =>
+export const countEvents = (db: Db, action: string, subject: string | SQL, since: number) =>
   db
     .select({ n: count(), last: sql<number>`coalesce(${max(throttles.create_time)}, 0)` })
     .from(throttles)
     .where(and(eq(throttles.action, action), eq(throttles.subject, subject), gt(throttles.create_time, since)));
 
-export const insertEvents = (db: Db, events: { action: string; subject: string; create_time: number }[]) =>
-  db.insert(throttles).values(events);
-
-/** Inserts events whose subject may be computed in SQL (the same statement), returning their ids. */
+/** An event to record; its subject may be computed in SQL by the same statement. */
 type Event = { action: string; subject: string | SQL; create_time: number };
 
-export const insertEventsReturningIds = (db: Db, events: Event[]) => {
-  const rows = events.map((e) => sql`SELECT NULL, ${e.action}, ${e.subject}, ${e.create_time}`);
+/** Inserts one row per event, only where `condition` holds (all or none), returning the ids written. */
+const insertEventRows = (db: Db, events: Event[], condition: SQL = sql`1`) => {
+  const rows = events.map((e) => sql`SELECT NULL, ${e.action}, ${e.subject}, ${e.create_time} WHERE ${condition}`);
   return db.insert(throttles).select(sql.join(rows, sql` UNION ALL `)).returning({ id: throttles.id });
 };
+
+export const insertEvents = (db: Db, events: Event[]) => insertEventRows(db, events);
 
 export interface Limit {
   action: string;
@@ -127,8 +121,8 @@ const countIn = (limit: Limit, time: number) =>
  */
 export const claimEvents = (db: Db, limits: Limit[], time: number) => {
   const free = sql.join(limits.map((limit) => sql`${countIn(limit, time)} < ${limit.max}`), sql` AND `);
-  const rows = limits.map((limit) => sql`SELECT NULL, ${limit.action}, ${limit.subject}, ${time} WHERE ${free}`);
-  return db.insert(throttles).select(sql.join(rows, sql` UNION ALL `)).returning({ id: throttles.id });
+  const events = limits.map((limit) => ({ action: limit.action, subject: limit.subject, create_time: time }));
+  return insertEventRows(db, events, free);
 };
 
 export const deleteEventsById = (db: Db, ids: number[]) => db.delete(throttles).where(inArray(throttles.id, ids));
