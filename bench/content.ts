@@ -5,15 +5,9 @@
  */
 import { processContent } from "../src/lib/markdown";
 import { MARKDOWN_CORPUS, REAL_DOCUMENTS } from "../test/helpers/content-corpus";
+import { bestCpuMs } from "./lib/cpu";
 
 const RUNS = 3;
-
-function cpuMs(run: () => unknown): number {
-  const started = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000;
-}
 
 // Warm the JIT so the first input measured does not pay for it.
 for (const markdown of Object.values(REAL_DOCUMENTS)) processContent({ content_markdown: markdown });
@@ -22,16 +16,13 @@ let worst = { name: "", ms: 0 };
 for (const [group, corpus] of [["hostile", MARKDOWN_CORPUS], ["real", REAL_DOCUMENTS]] as const) {
   console.log(`\n${group} inputs${" ".repeat(40)}chars      ms  verdict`);
   for (const [name, markdown] of Object.entries(corpus)) {
-    let best = Number.POSITIVE_INFINITY;
     let verdict = "";
-    for (let run = 0; run < RUNS; run++) {
-      best = Math.min(best, cpuMs(() => {
-        const result = processContent({ content_markdown: markdown });
-        verdict = result.ok
-          ? `200, ${result.content.content_rendered.length} chars of HTML`
-          : `200001: ${result.errors.content_markdown}`;
-      }));
-    }
+    const best = bestCpuMs(RUNS, () => {
+      const result = processContent({ content_markdown: markdown });
+      verdict = result.ok
+        ? `200, ${result.content.content_rendered.length} chars of HTML`
+        : `200001: ${result.errors.content_markdown}`;
+    });
     if (best > worst.ms) worst = { name, ms: best };
     console.log(`${name.padEnd(52)} ${String(markdown.length).padStart(7)} ${best.toFixed(1).padStart(7)}  ${verdict}`);
   }

@@ -6,21 +6,9 @@
 import { MAX_RENDERED_BYTES } from "../src/lib/content-limits";
 import { htmlToMarkdown } from "../src/lib/html-to-markdown";
 import { HOSTILE_HTML } from "../test/helpers/hostile-html";
+import { bestCpuMs } from "./lib/cpu";
 
 const RUNS = 5;
-
-function cpuMs(run: () => unknown): number {
-  const started = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000;
-}
-
-function best(run: () => unknown): number {
-  let ms = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < RUNS; i++) ms = Math.min(ms, cpuMs(run));
-  return ms;
-}
 
 // Warm the JIT so the first input measured does not pay for it.
 const warm = "<p>Hello <b>world</b></p><ul><li>a</li></ul><table><tr><td>1</td></tr></table>";
@@ -30,7 +18,7 @@ console.log(`limit ${MAX_RENDERED_BYTES} bytes\n${"input".padEnd(52)}   chars   
 let worst = { name: "", ms: 0 };
 for (const [name, html] of Object.entries(HOSTILE_HTML)) {
   let verdict = "";
-  const ms = best(() => {
+  const ms = bestCpuMs(RUNS, () => {
     try {
       verdict = `${htmlToMarkdown(html).length} chars of markdown`;
     } catch (error) {
