@@ -13,7 +13,10 @@ const RUNS = 3;
 for (const markdown of Object.values(REAL_DOCUMENTS)) processContent({ content_markdown: markdown });
 
 let worst = { name: "", ms: 0 };
-for (const [group, corpus] of [["hostile", MARKDOWN_CORPUS], ["real", REAL_DOCUMENTS]] as const) {
+for (const [group, corpus] of [
+  ["hostile", MARKDOWN_CORPUS],
+  ["real", REAL_DOCUMENTS],
+] as const) {
   console.log(`\n${group} inputs${" ".repeat(40)}chars      ms  verdict`);
   for (const [name, markdown] of Object.entries(corpus)) {
     let verdict = "";

@@ -11,7 +11,14 @@ const names = readdirSync("bench")
   .filter((name) => wanted.length === 0 || wanted.includes(name));
 for (const name of names) {
   const outfile = `node_modules/.cache/bench/${name}.mjs`;
-  await build({ entryPoints: [`bench/${name}.ts`], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
+  await build({
+    entryPoints: [`bench/${name}.ts`],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile,
+    logLevel: "warning",
+  });
   console.log(`\n=== bench/${name}.ts`);
   execFileSync(process.execPath, [outfile], { stdio: "inherit" });
 }

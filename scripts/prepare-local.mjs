@@ -13,7 +13,9 @@ if (!existsSync(".dev.vars")) {
   const required = new Set(["PASSWORD_PEPPER"]);
   const example = readFileSync(".dev.vars.example", "utf8");
   const present = names(readFileSync(".dev.vars", "utf8"));
-  const missing = example.split("\n").filter((line) => required.has(line.split("=")[0]) && !present.has(line.split("=")[0]));
+  const missing = example
+    .split("\n")
+    .filter((line) => required.has(line.split("=")[0]) && !present.has(line.split("=")[0]));
   if (missing.length) {
     appendFileSync(".dev.vars", `\n${missing.join("\n")}\n`);
     console.log(`Added to .dev.vars from .dev.vars.example: ${missing.map((line) => line.split("=")[0]).join(", ")}`);

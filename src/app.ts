@@ -2,12 +2,12 @@
  * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, caller and settings, write limits, body
  * normalisation), every resource's router under /api, the OpenAPI document, and the single error exit.
  */
-import { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { createRouter } from "./app-router";
 import type { AppEnv } from "./env";
 import { ApiError } from "./lib/errors";
-import { createRouter } from "./app-router";
 import { normaliseBody } from "./middleware/body";
 import { requestContext } from "./middleware/context";
 import { cors } from "./middleware/cors";

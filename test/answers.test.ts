@@ -36,7 +36,9 @@ async function trash(table: "questions" | "answers", idColumn: string, id: numbe
 
 async function setAnswer(id: number, fields: Record<string, number>): Promise<void> {
   const sets = Object.keys(fields).map((name) => `${name} = ?`);
-  await env.DB.prepare(`UPDATE answers SET ${sets.join(", ")} WHERE answer_id = ?`).bind(...Object.values(fields), id).run();
+  await env.DB.prepare(`UPDATE answers SET ${sets.join(", ")} WHERE answer_id = ?`)
+    .bind(...Object.values(fields), id)
+    .run();
 }
 
 async function answerCount(): Promise<number> {
@@ -49,12 +51,9 @@ const ids = (res: { body: { data: { answer_id: number }[] } }) => res.body.data.
 async function createManyAnswers(userId: number, questionId: number, count = 100): Promise<number[]> {
   const results = await env.DB.batch(
     Array.from({ length: count }, (_, i) =>
-      env.DB.prepare("INSERT INTO answers (question_id, user_id, content_rendered, create_time, update_time) VALUES (?, ?, '<p>a</p>', ?, ?) RETURNING answer_id").bind(
-        questionId,
-        userId,
-        i + 1,
-        i + 1,
-      ),
+      env.DB.prepare(
+        "INSERT INTO answers (question_id, user_id, content_rendered, create_time, update_time) VALUES (?, ?, '<p>a</p>', ?, ?) RETURNING answer_id",
+      ).bind(questionId, userId, i + 1, i + 1),
     ),
   );
   return results.map((r) => (r.results[0] as { answer_id: number }).answer_id);
@@ -66,7 +65,11 @@ describe("POST /api/questions/{question_id}/answers", () => {
     const question = await createQuestion(asker.user_id);
     const disabled = await createUser();
     await disableInDb(disabled);
-    for (const [id, token] of [[question, undefined], [question, disabled.token], [999999, undefined]] as const) {
+    for (const [id, token] of [
+      [question, undefined],
+      [question, disabled.token],
+      [999999, undefined],
+    ] as const) {
       const res = await post(`/api/questions/${id}/answers`, { token, body: { content_markdown: 5 } });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe(201001);
@@ -106,9 +109,19 @@ describe("POST /api/questions/{question_id}/answers", () => {
           user_id: answerer.user_id,
           username: answerer.username,
           headline: "",
-          avatar: { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) },
+          avatar: {
+            original: expect.any(String),
+            small: expect.any(String),
+            middle: expect.any(String),
+            large: expect.any(String),
+          },
         },
-        question: { question_id: question, title: "Why is the sky blue?", create_time: asked, update_time: answer.create_time },
+        question: {
+          question_id: question,
+          title: "Why is the sky blue?",
+          create_time: asked,
+          update_time: answer.create_time,
+        },
         voting: "",
       },
     });
@@ -123,18 +136,28 @@ describe("POST /api/questions/{question_id}/answers", () => {
     });
     expect((await row("users", "user_id", answerer.user_id)).answer_count).toBe(1);
     expect(await row("users", "user_id", asker.user_id)).toMatchObject({ answer_count: 0, question_count: 1 });
-    expect(await row("answers", "answer_id", answer.answer_id)).toMatchObject({ question_id: question, user_id: answerer.user_id, delete_time: 0 });
+    expect(await row("answers", "answer_id", answer.answer_id)).toMatchObject({
+      question_id: question,
+      user_id: answerer.user_id,
+      delete_time: 0,
+    });
   });
 
   it("answers no relationships without include, and delete_time to an administrator", async () => {
     const asker = await createUser();
     const question = await createQuestion(asker.user_id);
-    const user = await post(`/api/questions/${question}/answers`, { token: asker.token, body: { content_markdown: "mine" } });
+    const user = await post(`/api/questions/${question}/answers`, {
+      token: asker.token,
+      body: { content_markdown: "mine" },
+    });
     expect(user.status).toBe(200);
     expect(user.body.data).not.toHaveProperty("relationships");
     expect(user.body.data).not.toHaveProperty("delete_time");
     const admin = await createAdmin();
-    const res = await post(`/api/questions/${question}/answers`, { token: admin.token, body: { content_rendered: "<p>admin</p>" } });
+    const res = await post(`/api/questions/${question}/answers`, {
+      token: admin.token,
+      body: { content_rendered: "<p>admin</p>" },
+    });
     expect(res.body.data.delete_time).toBe(0);
   });
 
@@ -142,7 +165,10 @@ describe("POST /api/questions/{question_id}/answers", () => {
     const asker = await createUser();
     const question = await createQuestion(asker.user_id);
     for (let i = 0; i < 3; i += 1) {
-      const res = await post(`/api/questions/${question}/answers`, { token: asker.token, body: { content_markdown: `answer ${i}` } });
+      const res = await post(`/api/questions/${question}/answers`, {
+        token: asker.token,
+        body: { content_markdown: `answer ${i}` },
+      });
       expect(res.status).toBe(200);
     }
     expect((await row("questions", "question_id", question)).answer_count).toBe(3);
@@ -152,11 +178,19 @@ describe("POST /api/questions/{question_id}/answers", () => {
   it("takes markdown when both are sent, and converts sanitised HTML when it is the only content", async () => {
     const asker = await createUser();
     const question = await createQuestion(asker.user_id);
-    const both = await post(`/api/questions/${question}/answers`, { token: asker.token, body: { content_markdown: "**md**", content_rendered: "<p>html</p>" } });
-    expect(both.body.data).toMatchObject({ content_markdown: "**md**", content_rendered: "<p><strong>md</strong></p>" });
+    const both = await post(`/api/questions/${question}/answers`, {
+      token: asker.token,
+      body: { content_markdown: "**md**", content_rendered: "<p>html</p>" },
+    });
+    expect(both.body.data).toMatchObject({
+      content_markdown: "**md**",
+      content_rendered: "<p><strong>md</strong></p>",
+    });
     const html = await post(`/api/questions/${question}/answers`, {
       token: asker.token,
-      body: { content_rendered: '<h2>Title</h2><p><a href="javascript:alert(1)">x</a> <img src=x onerror=alert(1)></p>' },
+      body: {
+        content_rendered: '<h2>Title</h2><p><a href="javascript:alert(1)">x</a> <img src=x onerror=alert(1)></p>',
+      },
     });
     expect(html.status).toBe(200);
     expect(html.body.data.content_markdown).toContain("## Title");
@@ -167,7 +201,11 @@ describe("POST /api/questions/{question_id}/answers", () => {
     const asker = await createUser();
     const trashed = await createQuestion(asker.user_id, { delete_time: now() });
     const admin = await createAdmin();
-    for (const [id, token] of [[trashed, asker.token], [trashed, admin.token], [999999, asker.token]] as const) {
+    for (const [id, token] of [
+      [trashed, asker.token],
+      [trashed, admin.token],
+      [999999, asker.token],
+    ] as const) {
       const res = await post(`/api/questions/${id}/answers`, { token, body: { content_markdown: 5 } });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe(202001);
@@ -191,7 +229,11 @@ describe("POST /api/questions/{question_id}/answers", () => {
     expect(res.body.code).toBe(200001);
     expect(Object.keys(res.body.errors).sort()).toEqual(fields);
     expect(await answerCount()).toBe(0);
-    expect(await row("questions", "question_id", question)).toMatchObject({ answer_count: 0, last_answer_time: 0, update_time: created });
+    expect(await row("questions", "question_id", question)).toMatchObject({
+      answer_count: 0,
+      last_answer_time: 0,
+      update_time: created,
+    });
   });
 
   it("answers 200001 naming question_id for an id that is not one", async () => {
@@ -243,9 +285,13 @@ describe("GET /api/questions/{question_id}/answers", () => {
       ["-vote_count", [c, a, b]],
       ["delete_time", [c, b, a]],
     ];
-    for (const [order, expected] of orders) expect(ids(await get(`/api/questions/${question}/answers`, { query: { order } })), order).toEqual(expected);
+    for (const [order, expected] of orders)
+      expect(ids(await get(`/api/questions/${question}/answers`, { query: { order } })), order).toEqual(expected);
     const admin = await createAdmin();
-    const byDelete = await get(`/api/questions/${question}/answers`, { token: admin.token, query: { order: "-delete_time" } });
+    const byDelete = await get(`/api/questions/${question}/answers`, {
+      token: admin.token,
+      query: { order: "-delete_time" },
+    });
     expect(ids(byDelete)).toEqual([c, b, a]);
     expect(byDelete.body.data[0].delete_time).toBe(0);
   });
@@ -264,11 +310,20 @@ describe("GET /api/questions/{question_id}/answers", () => {
     const asker = await createUser();
     const question = await createQuestion(asker.user_id, { title: "Many answers" });
     const created = await createManyAnswers(asker.user_id, question);
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'up')").bind(asker.user_id, created[99]).run();
-    const res = await get(`/api/questions/${question}/answers`, { token: asker.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'up')")
+      .bind(asker.user_id, created[99])
+      .run();
+    const res = await get(`/api/questions/${question}/answers`, {
+      token: asker.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([...created].reverse());
-    expect(res.body.data[0].relationships).toMatchObject({ user: { user_id: asker.user_id }, question: { question_id: question, title: "Many answers" }, voting: "up" });
+    expect(res.body.data[0].relationships).toMatchObject({
+      user: { user_id: asker.user_id },
+      question: { question_id: question, title: "Many answers" },
+      voting: "up",
+    });
     expect(res.body.data[1].relationships.voting).toBe("");
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -280,7 +335,9 @@ describe("GET /api/answers/{answer_id}", () => {
     const viewer = await createUser();
     const question = await createQuestion(asker.user_id);
     const id = await createAnswer(asker.user_id, question, { content_markdown: "hello" });
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'down')").bind(viewer.user_id, id).run();
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'down')")
+      .bind(viewer.user_id, id)
+      .run();
     const res = await get(`/api/answers/${id}`, { token: viewer.token, query: { include: `${ALL_INCLUDES},topics` } });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
@@ -296,7 +353,9 @@ describe("GET /api/answers/{answer_id}", () => {
   it("treats a disabled user's token as anonymous", async () => {
     const asker = await createUser();
     const id = await createAnswer(asker.user_id, await createQuestion(asker.user_id));
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'up')").bind(asker.user_id, id).run();
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'answer', 'up')")
+      .bind(asker.user_id, id)
+      .run();
     await disableInDb(asker);
     const res = await get(`/api/answers/${id}`, { token: asker.token, query: { include: "voting" } });
     expect(res.status).toBe(200);
@@ -356,7 +415,11 @@ describe("PATCH /api/answers/{answer_id}", () => {
     const author = await createUser();
     const admin = await createAdmin();
     const trashed = await createAnswer(author.user_id, await createQuestion(author.user_id), { delete_time: now() });
-    for (const [id, token] of [[trashed, author.token], [trashed, admin.token], [999999, admin.token]] as const) {
+    for (const [id, token] of [
+      [trashed, author.token],
+      [trashed, admin.token],
+      [999999, admin.token],
+    ] as const) {
       const res = await patch(`/api/answers/${id}`, { token, body: { content_markdown: 5 } });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe(203001);
@@ -398,12 +461,24 @@ describe("PATCH /api/answers/{answer_id}", () => {
     const id = await createAnswer(author.user_id, question, { create_time: created });
     const questionBefore = await row("questions", "question_id", question);
     const before = now();
-    const res = await patch(`/api/answers/${id}`, { token: author.token, body: { content_markdown: "better *answer*" }, query: { include: ALL_INCLUDES } });
+    const res = await patch(`/api/answers/${id}`, {
+      token: author.token,
+      body: { content_markdown: "better *answer*" },
+      query: { include: ALL_INCLUDES },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ content_markdown: "better *answer*", content_rendered: "<p>better <em>answer</em></p>", create_time: created });
+    expect(res.body.data).toMatchObject({
+      content_markdown: "better *answer*",
+      content_rendered: "<p>better <em>answer</em></p>",
+      create_time: created,
+    });
     expect(res.body.data.update_time).toBeGreaterThanOrEqual(before);
-    expect(res.body.data.relationships).toMatchObject({ user: { user_id: author.user_id }, question: { question_id: question }, voting: "" });
+    expect(res.body.data.relationships).toMatchObject({
+      user: { user_id: author.user_id },
+      question: { question_id: question },
+      voting: "",
+    });
     expect(res.roundTrips).toBeLessThanOrEqual(3);
     expect(await row("questions", "question_id", question)).toEqual(questionBefore);
     expect((await row("users", "user_id", author.user_id)).answer_count).toBe(1);
@@ -441,7 +516,10 @@ describe("PATCH /api/answers/{answer_id}", () => {
     const admin = await createAdmin();
     const id = await createAnswer(author.user_id, await createQuestion(author.user_id), { create_time: now() - 1000 });
     await createComment(author.user_id, "answer", id);
-    const res = await patch(`/api/answers/${id}`, { token: admin.token, body: { content_rendered: "<p>moderated</p>" } });
+    const res = await patch(`/api/answers/${id}`, {
+      token: admin.token,
+      body: { content_rendered: "<p>moderated</p>" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ content_markdown: "moderated", user_id: author.user_id, delete_time: 0 });
   });
@@ -452,7 +530,11 @@ describe("GET /api/answers", () => {
     const user = await createUser();
     const disabled = await createAdmin();
     await disableInDb(disabled);
-    for (const [token, status, code] of [[undefined, 401, 201001], [disabled.token, 401, 201001], [user.token, 403, 201002]] as const) {
+    for (const [token, status, code] of [
+      [undefined, 401, 201001],
+      [disabled.token, 401, 201001],
+      [user.token, 403, 201002],
+    ] as const) {
       const res = await get("/api/answers", { token, query: { answer_id: "bad" } });
       expect(res.status).toBe(status);
       expect(res.body.code).toBe(code);
@@ -477,7 +559,9 @@ describe("GET /api/answers", () => {
     expect(ids(await get("/api/answers", { token: admin.token, query: { answer_id: b } }))).toEqual([b]);
     expect(ids(await get("/api/answers", { token: admin.token, query: { question_id: q1 } }))).toEqual([b, a]);
     expect(ids(await get("/api/answers", { token: admin.token, query: { user_id: x.user_id } }))).toEqual([c, a]);
-    expect(ids(await get("/api/answers", { token: admin.token, query: { user_id: x.user_id, question_id: q2 } }))).toEqual([c]);
+    expect(
+      ids(await get("/api/answers", { token: admin.token, query: { user_id: x.user_id, question_id: q2 } })),
+    ).toEqual([c]);
     const onlyTrashed = await get("/api/answers", { token: admin.token, query: { trashed: "true" } });
     expect(ids(onlyTrashed)).toEqual([trashed]);
     expect(onlyTrashed.body.data[0].delete_time).toBeGreaterThan(0);
@@ -525,7 +609,10 @@ describe("GET /api/users/{user_id}/answers and /api/user/answers", () => {
     const b = await createAnswer(author.user_id, question);
     await disableInDb(author);
     const admin = await createAdmin();
-    const res = await get(`/api/users/${author.user_id}/answers`, { token: admin.token, query: { order: "delete_time" } });
+    const res = await get(`/api/users/${author.user_id}/answers`, {
+      token: admin.token,
+      query: { order: "delete_time" },
+    });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([a, b]);
     expect(res.body.data[0].delete_time).toBe(0);
@@ -550,7 +637,10 @@ describe("GET /api/users/{user_id}/answers and /api/user/answers", () => {
   it("holds the read budget for a page of 100 with every include", async () => {
     const author = await createUser();
     await createManyAnswers(author.user_id, await createQuestion(author.user_id));
-    const res = await get(`/api/users/${author.user_id}/answers`, { token: author.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    const res = await get(`/api/users/${author.user_id}/answers`, {
+      token: author.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(res.body.data).toHaveLength(100);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -562,8 +652,11 @@ describe("GET /api/openapi.json", () => {
     const paths = res.body.paths;
     expect(Object.keys(paths["/api/questions/{question_id}/answers"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(paths["/api/answers/{answer_id}"]).sort()).toEqual(expect.arrayContaining(["get", "patch"]));
-    for (const path of ["/api/answers", "/api/users/{user_id}/answers", "/api/user/answers"]) expect(paths[path]).toHaveProperty("get");
-    expect(Object.keys(res.body.components.schemas.Answer.properties).sort()).toEqual([...ANSWER_FIELDS, "delete_time", "relationships"].sort());
+    for (const path of ["/api/answers", "/api/users/{user_id}/answers", "/api/user/answers"])
+      expect(paths[path]).toHaveProperty("get");
+    expect(Object.keys(res.body.components.schemas.Answer.properties).sort()).toEqual(
+      [...ANSWER_FIELDS, "delete_time", "relationships"].sort(),
+    );
     expect(paths["/api/questions/{question_id}/answers"].post.requestBody.content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/AnswerContent",
     });

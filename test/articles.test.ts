@@ -6,15 +6,25 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
-import { get, patch, post, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, get, patch, post } from "./helpers/api";
 import { createArticle, createComment, createTopic, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 
 const ALL = "user,topics,is_following,voting";
 const T = now() - 100_000;
 
-const imageUrls = { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) };
-const userSummary = (user: TestUser) => ({ user_id: user.user_id, username: user.username, headline: "", avatar: imageUrls });
+const imageUrls = {
+  original: expect.any(String),
+  small: expect.any(String),
+  middle: expect.any(String),
+  large: expect.any(String),
+};
+const userSummary = (user: TestUser) => ({
+  user_id: user.user_id,
+  username: user.username,
+  headline: "",
+  avatar: imageUrls,
+});
 const topicSummary = async (topicId: number) => ({
   topic_id: topicId,
   name: (await row<{ name: string }>("topics", "topic_id", topicId)).name,
@@ -37,23 +47,33 @@ async function disableInDb(user: TestUser): Promise<void> {
 }
 
 async function vote(user: TestUser, articleId: number, type: "up" | "down"): Promise<void> {
-  await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'article', ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'article', ?, ?)",
+  )
     .bind(user.user_id, articleId, type, now())
     .run();
 }
 
 async function followAt(user: TestUser, articleId: number, time: number): Promise<void> {
-  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'article', ?)")
+  await env.DB.prepare(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'article', ?)",
+  )
     .bind(user.user_id, articleId, time)
     .run();
 }
 
 const count = async (sql: string) => (await env.DB.prepare(sql).first<number>("n")) ?? 0;
-const articleCount = (user: TestUser) => row<{ article_count: number }>("users", "user_id", user.user_id).then((r) => r.article_count);
-const topicArticleCount = (topicId: number) => row<{ article_count: number }>("topics", "topic_id", topicId).then((r) => r.article_count);
+const articleCount = (user: TestUser) =>
+  row<{ article_count: number }>("users", "user_id", user.user_id).then((r) => r.article_count);
+const topicArticleCount = (topicId: number) =>
+  row<{ article_count: number }>("topics", "topic_id", topicId).then((r) => r.article_count);
 
 describe("POST /api/articles", () => {
-  const body = (topicIds: number[]) => ({ title: "An article title", content_markdown: "Some **bold** text", topic_ids: topicIds });
+  const body = (topicIds: number[]) => ({
+    title: "An article title",
+    content_markdown: "Some **bold** text",
+    topic_ids: topicIds,
+  });
 
   it("refuses an anonymous caller with 201001, before looking at the body", async () => {
     const res = await post("/api/articles", { body: {} });
@@ -74,7 +94,11 @@ describe("POST /api/articles", () => {
   it("publishes an article with its topics and moves every counter once, within the write budget", async () => {
     const user = await createUser();
     const [first, second] = [await createTopic(), await createTopic()];
-    const res = await post("/api/articles", { token: user.token, query: { include: ALL }, body: { ...body([second, first, second]), title: "  Padded title  " } });
+    const res = await post("/api/articles", {
+      token: user.token,
+      query: { include: ALL },
+      body: { ...body([second, first, second]), title: "  Padded title  " },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
@@ -93,7 +117,12 @@ describe("POST /api/articles", () => {
       create_time: expect.any(Number),
       update_time: data.create_time,
       // Topics in the order sent, repeats ignored; no auto-follow (behaviour.md 3.3).
-      relationships: { user: userSummary(user), topics: [await topicSummary(second), await topicSummary(first)], is_following: false, voting: "" },
+      relationships: {
+        user: userSummary(user),
+        topics: [await topicSummary(second), await topicSummary(first)],
+        is_following: false,
+        voting: "",
+      },
     });
     expect(Math.abs(data.create_time - now())).toBeLessThanOrEqual(2);
     expect(await articleCount(user)).toBe(1);
@@ -122,7 +151,11 @@ describe("POST /api/articles", () => {
     const topic = await createTopic();
     const res = await post("/api/articles", {
       token: user.token,
-      body: { title: "HTML article", content_rendered: "<p>Hello <em>there</em></p><script>alert(1)</script>", topic_ids: [topic] },
+      body: {
+        title: "HTML article",
+        content_rendered: "<p>Hello <em>there</em></p><script>alert(1)</script>",
+        topic_ids: [topic],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data.content_markdown).toContain("Hello");
@@ -138,7 +171,10 @@ describe("POST /api/articles", () => {
   ])("refuses a title that is %s with 200001 on title", async (_, fields, message) => {
     const user = await createUser();
     const topic = await createTopic();
-    const res = await post("/api/articles", { token: user.token, body: { content_markdown: "text", topic_ids: [topic], ...fields } });
+    const res = await post("/api/articles", {
+      token: user.token,
+      body: { content_markdown: "text", topic_ids: [topic], ...fields },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
     expect(res.body.errors).toEqual({ title: message });
@@ -149,7 +185,10 @@ describe("POST /api/articles", () => {
     const user = await createUser();
     const topic = await createTopic();
     const title = "话".repeat(40) + "😀".repeat(40);
-    const res = await post("/api/articles", { token: user.token, body: { title, content_markdown: "text", topic_ids: [topic] } });
+    const res = await post("/api/articles", {
+      token: user.token,
+      body: { title, content_markdown: "text", topic_ids: [topic] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.title).toBe(title);
   });
@@ -161,7 +200,10 @@ describe("POST /api/articles", () => {
   ])("refuses content that is %s with 200001 on both content fields", async (_, fields) => {
     const user = await createUser();
     const topic = await createTopic();
-    const res = await post("/api/articles", { token: user.token, body: { title: "A title", topic_ids: [topic], ...fields } });
+    const res = await post("/api/articles", {
+      token: user.token,
+      body: { title: "A title", topic_ids: [topic], ...fields },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
     expect(Object.keys(res.body.errors).sort()).toEqual(["content_markdown", "content_rendered"]);
@@ -180,7 +222,10 @@ describe("POST /api/articles", () => {
     const user = await createUser();
     const topics = await Promise.all(Array.from({ length: 11 }, () => createTopic()));
     const topic_ids = value === "eleven" ? topics : value;
-    const res = await post("/api/articles", { token: user.token, body: { title: "A title", content_markdown: "text", topic_ids } });
+    const res = await post("/api/articles", {
+      token: user.token,
+      body: { title: "A title", content_markdown: "text", topic_ids },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
     expect(Object.keys(res.body.errors)).toEqual(["topic_ids"]);
@@ -189,7 +234,11 @@ describe("POST /api/articles", () => {
   it("accepts ten topics after repeats are removed", async () => {
     const user = await createUser();
     const topics = await Promise.all(Array.from({ length: 10 }, () => createTopic()));
-    const res = await post("/api/articles", { token: user.token, query: { include: "topics" }, body: body([...topics, ...topics]) });
+    const res = await post("/api/articles", {
+      token: user.token,
+      query: { include: "topics" },
+      body: body([...topics, ...topics]),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual(topics);
   });
@@ -237,7 +286,12 @@ describe("GET /api/articles/{article_id}", () => {
       vote_down_count: 0,
       create_time: T,
       update_time: T,
-      relationships: { user: userSummary(author), topics: [await topicSummary(topic)], is_following: false, voting: "" },
+      relationships: {
+        user: userSummary(author),
+        topics: [await topicSummary(topic)],
+        is_following: false,
+        voting: "",
+      },
     });
   });
 
@@ -255,7 +309,10 @@ describe("GET /api/articles/{article_id}", () => {
     expect(other.body.data.relationships).toEqual({ is_following: false, voting: "" });
     // A disabled user's token no longer works: they read as an anonymous caller.
     await disableInDb(reader);
-    const disabled = await get(`/api/articles/${id}`, { token: reader.token, query: { include: "is_following,voting" } });
+    const disabled = await get(`/api/articles/${id}`, {
+      token: reader.token,
+      query: { include: "is_following,voting" },
+    });
     expect(disabled.status).toBe(200);
     expect(disabled.body.data.relationships).toEqual({ is_following: false, voting: "" });
   });
@@ -343,7 +400,9 @@ describe("PATCH /api/articles/{article_id}", () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(206004);
     const early = await createArticle(author.user_id, { create_time: now() - 10 });
-    expect((await patch(`/api/articles/${early}`, { token: author.token, body: { title: "New title" } })).status).toBe(200);
+    expect((await patch(`/api/articles/${early}`, { token: author.token, body: { title: "New title" } })).status).toBe(
+      200,
+    );
   });
 
   it("refuses the author with 206005 once the article has comments, while article_can_edit_only_no_comment is on", async () => {
@@ -384,7 +443,11 @@ describe("PATCH /api/articles/{article_id}", () => {
     const author = await createUser();
     const topic = await createTopic();
     const id = await createArticle(author.user_id, { topic_ids: [topic], create_time: T });
-    const res = await patch(`/api/articles/${id}`, { token: author.token, query: { include: "topics" }, body: { content_rendered: "<p>HTML edit</p>" } });
+    const res = await patch(`/api/articles/${id}`, {
+      token: author.token,
+      query: { include: "topics" },
+      body: { content_rendered: "<p>HTML edit</p>" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.title).toBe("An article title");
     expect(res.body.data.content_markdown).toBe("HTML edit");
@@ -399,13 +462,19 @@ describe("PATCH /api/articles/{article_id}", () => {
     const author = await createUser();
     const [kept, removed, added] = [await createTopic(), await createTopic(), await createTopic()];
     const id = await createArticle(author.user_id, { topic_ids: [kept, removed], create_time: T });
-    const res = await patch(`/api/articles/${id}`, { token: author.token, query: { include: "topics" }, body: { topic_ids: [added, kept, added] } });
+    const res = await patch(`/api/articles/${id}`, {
+      token: author.token,
+      query: { include: "topics" },
+      body: { topic_ids: [added, kept, added] },
+    });
     expect(res.status).toBe(200);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
     expect(res.body.data.update_time).toBe(T);
     // A kept topic keeps its place; a new one comes after it.
     expect(res.body.data.relationships.topics).toEqual([await topicSummary(kept), await topicSummary(added)]);
-    expect([await topicArticleCount(kept), await topicArticleCount(removed), await topicArticleCount(added)]).toEqual([1, 0, 1]);
+    expect([await topicArticleCount(kept), await topicArticleCount(removed), await topicArticleCount(added)]).toEqual([
+      1, 0, 1,
+    ]);
     expect(await articleCount(author)).toBe(1);
   });
 
@@ -447,7 +516,11 @@ describe("PATCH /api/articles/{article_id}", () => {
     await allowEdits();
     const author = await createUser();
     const id = await createArticle(author.user_id);
-    const res = await patch(`/api/articles/${id}`, { token: author.token, rawBody: "{oops", headers: { "content-type": "application/json" } });
+    const res = await patch(`/api/articles/${id}`, {
+      token: author.token,
+      rawBody: "{oops",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(100006);
   });
@@ -483,10 +556,20 @@ describe("GET /api/articles", () => {
     const anonymous = await get("/api/articles");
     expect(anonymous.status).toBe(200);
     expect(idsOf(anonymous)).toEqual([newer, older]);
-    expect(anonymous.body.pagination).toEqual({ page: 1, per_page: 15, previous: null, next: null, total: 2, pages: 1 });
+    expect(anonymous.body.pagination).toEqual({
+      page: 1,
+      per_page: 15,
+      previous: null,
+      next: null,
+      total: 2,
+      pages: 1,
+    });
     expect(anonymous.body.data[0]).not.toHaveProperty("delete_time");
     // trashed=true is for administrators only; others get the live list.
-    expect(idsOf(await get("/api/articles", { token: author.token, query: { trashed: "true" } }))).toEqual([newer, older]);
+    expect(idsOf(await get("/api/articles", { token: author.token, query: { trashed: "true" } }))).toEqual([
+      newer,
+      older,
+    ]);
     const trash = await get("/api/articles", { token: admin.token, query: { trashed: "true" } });
     expect(idsOf(trash)).toEqual([trashed]);
     expect(trash.body.data[0].delete_time).toBeGreaterThan(0);
@@ -519,8 +602,12 @@ describe("GET /api/articles", () => {
     expect(idsOf(await get("/api/articles", { query: { order: "update_time" } }))).toEqual([b, a]);
     await setArticle(a, { delete_time: T + 1 });
     await setArticle(b, { delete_time: T + 2 });
-    expect(idsOf(await get("/api/articles", { token: admin.token, query: { trashed: "true", order: "delete_time" } }))).toEqual([a, b]);
-    expect(idsOf(await get("/api/articles", { token: admin.token, query: { trashed: "true", order: "-delete_time" } }))).toEqual([b, a]);
+    expect(
+      idsOf(await get("/api/articles", { token: admin.token, query: { trashed: "true", order: "delete_time" } })),
+    ).toEqual([a, b]);
+    expect(
+      idsOf(await get("/api/articles", { token: admin.token, query: { trashed: "true", order: "-delete_time" } })),
+    ).toEqual([b, a]);
   });
 });
 
@@ -539,7 +626,12 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
   it("answers every field and relationship for an anonymous caller", async () => {
     const author = await createUser();
     const topics = [await createTopic(), await createTopic()];
-    const id = await createArticle(author.user_id, { topic_ids: topics, create_time: T, title: "Operation eight", content_markdown: "Body text" });
+    const id = await createArticle(author.user_id, {
+      topic_ids: topics,
+      create_time: T,
+      title: "Operation eight",
+      content_markdown: "Body text",
+    });
     await createComment(author.user_id, "article", id);
     const res = await get(`/api/users/${author.user_id}/articles`, { query: { include: ALL } });
     expect(res.status).toBe(200);
@@ -579,11 +671,17 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
     const id = await createArticle(author.user_id);
     await followAt(reader, id, T);
     await vote(reader, id, "up");
-    const res = await get(`/api/users/${author.user_id}/articles`, { token: reader.token, query: { include: "is_following,voting" } });
+    const res = await get(`/api/users/${author.user_id}/articles`, {
+      token: reader.token,
+      query: { include: "is_following,voting" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data[0].relationships).toEqual({ is_following: true, voting: "up" });
     expect(res.body.data[0]).not.toHaveProperty("delete_time");
-    const asAdmin = await get(`/api/users/${author.user_id}/articles`, { token: admin.token, query: { include: "is_following,voting" } });
+    const asAdmin = await get(`/api/users/${author.user_id}/articles`, {
+      token: admin.token,
+      query: { include: "is_following,voting" },
+    });
     expect(asAdmin.body.data[0].relationships).toEqual({ is_following: false, voting: "" });
     expect(asAdmin.body.data[0].delete_time).toBe(0);
   });
@@ -631,7 +729,10 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
     const trashed = await createArticle(author.user_id);
     await trashArticle(trashed);
     const admin = await createAdmin();
-    const first = await get(`/api/users/${author.user_id}/articles`, { token: admin.token, query: { per_page: 2, trashed: "true" } });
+    const first = await get(`/api/users/${author.user_id}/articles`, {
+      token: admin.token,
+      query: { per_page: 2, trashed: "true" },
+    });
     expect(idsOf(first)).toEqual([c, b]);
     expect(first.body.pagination).toEqual({ page: 1, per_page: 2, previous: null, next: 2, total: 3, pages: 2 });
     const second = await get(`/api/users/${author.user_id}/articles`, { query: { per_page: 2, page: 2 } });
@@ -663,26 +764,40 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
     const statements = [];
     for (let i = 0; i < 120; i += 1) {
       statements.push(
-        env.DB.prepare("INSERT INTO articles (user_id, title, content_markdown, content_rendered, create_time, update_time) VALUES (?, ?, 'b', '<p>b</p>', ?, ?)").bind(
-          author.user_id,
-          `Article ${i}`,
-          T + i,
-          T + i,
-        ),
+        env.DB.prepare(
+          "INSERT INTO articles (user_id, title, content_markdown, content_rendered, create_time, update_time) VALUES (?, ?, 'b', '<p>b</p>', ?, ?)",
+        ).bind(author.user_id, `Article ${i}`, T + i, T + i),
       );
     }
     await env.DB.batch(statements);
-    const ids = await env.DB.prepare("SELECT article_id AS id FROM articles WHERE user_id = ?").bind(author.user_id).all<{ id: number }>();
+    const ids = await env.DB.prepare("SELECT article_id AS id FROM articles WHERE user_id = ?")
+      .bind(author.user_id)
+      .all<{ id: number }>();
     const links = [];
     for (const { id } of ids.results) {
       for (const topic of topics) {
-        links.push(env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, 'article', ?)").bind(topic, id, T));
+        links.push(
+          env.DB.prepare(
+            "INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, 'article', ?)",
+          ).bind(topic, id, T),
+        );
       }
-      links.push(env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'article', ?)").bind(reader.user_id, id, T));
-      links.push(env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'article', 'up', ?)").bind(reader.user_id, id, T));
+      links.push(
+        env.DB.prepare(
+          "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'article', ?)",
+        ).bind(reader.user_id, id, T),
+      );
+      links.push(
+        env.DB.prepare(
+          "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'article', 'up', ?)",
+        ).bind(reader.user_id, id, T),
+      );
     }
     await env.DB.batch(links);
-    const res = await get(`/api/users/${author.user_id}/articles`, { token: reader.token, query: { per_page: 100, include: ALL } });
+    const res = await get(`/api/users/${author.user_id}/articles`, {
+      token: reader.token,
+      query: { per_page: 100, include: ALL },
+    });
     expect(res.status).toBe(200);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(res.body.data).toHaveLength(100);
@@ -693,7 +808,10 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
     }
     const list = await get("/api/articles", { token: reader.token, query: { per_page: 100, include: ALL } });
     expect(list.roundTrips).toBeLessThanOrEqual(2);
-    const followed = await get(`/api/users/${reader.user_id}/following_articles`, { token: reader.token, query: { per_page: 100, include: ALL } });
+    const followed = await get(`/api/users/${reader.user_id}/following_articles`, {
+      token: reader.token,
+      query: { per_page: 100, include: ALL },
+    });
     expect(followed.roundTrips).toBeLessThanOrEqual(2);
     expect(followed.body.data).toHaveLength(100);
   });
@@ -719,7 +837,10 @@ describe("GET /api/user/articles", () => {
     expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(idsOf(res)).toEqual([second, first]);
     expect(res.body.data[0].relationships).toEqual({ user: userSummary(user) });
-    expect(idsOf(await get("/api/user/articles", { token: user.token, query: { order: "create_time" } }))).toEqual([first, second]);
+    expect(idsOf(await get("/api/user/articles", { token: user.token, query: { order: "create_time" } }))).toEqual([
+      first,
+      second,
+    ]);
   });
 });
 
@@ -727,7 +848,11 @@ describe("GET /api/users/{user_id}/following_articles and /api/user/following_ar
   it("lists the live articles a user follows, newest follow first", async () => {
     const author = await createUser();
     const reader = await createUser();
-    const [a, b, c] = [await createArticle(author.user_id), await createArticle(author.user_id), await createArticle(author.user_id)];
+    const [a, b, c] = [
+      await createArticle(author.user_id),
+      await createArticle(author.user_id),
+      await createArticle(author.user_id),
+    ];
     await followAt(reader, b, T + 1);
     await followAt(reader, a, T + 2);
     await followAt(reader, c, T + 3);
@@ -763,7 +888,9 @@ describe("/api/articles/{article_id}/followers", () => {
     const res = await post(`/api/articles/${id}/followers`, { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ follower_count: 1 });
-    expect((await row<{ following_article_count: number }>("users", "user_id", reader.user_id)).following_article_count).toBe(1);
+    expect(
+      (await row<{ following_article_count: number }>("users", "user_id", reader.user_id)).following_article_count,
+    ).toBe(1);
     const list = await get(`/api/articles/${id}/followers`);
     expect(list.body.data.map((u: { user_id: number }) => u.user_id)).toEqual([reader.user_id]);
     const article = await get(`/api/articles/${id}`, { token: reader.token, query: { include: "is_following" } });
@@ -788,7 +915,9 @@ describe("the OpenAPI document", () => {
   it("lists the article routes", async () => {
     const res = await get("/api/openapi.json");
     const paths = res.body.paths as Record<string, Record<string, unknown>>;
-    const routes = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const routes = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(routes).toEqual(
       expect.arrayContaining([
         "POST /api/articles",

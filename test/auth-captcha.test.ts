@@ -9,7 +9,10 @@ import { createAdmin } from "./helpers/factories";
 
 const svgOf = (image: string) => atob(image.replace(/^data:image\/svg\+xml;base64,/, ""));
 
-const answerOf = (token: string) => env.DB.prepare("SELECT code, expire_time FROM captchas WHERE token = ?").bind(token).first<{ code: string; expire_time: number }>();
+const answerOf = (token: string) =>
+  env.DB.prepare("SELECT code, expire_time FROM captchas WHERE token = ?")
+    .bind(token)
+    .first<{ code: string; expire_time: number }>();
 
 describe("POST /api/captchas", () => {
   it("returns a token and an SVG image, and keeps the 5 characters in D1 for 10 minutes", async () => {
@@ -75,7 +78,12 @@ describe("renderCaptcha", () => {
     const shape = (svg: string) => {
       const paths = [...svg.matchAll(/<path d="([^"]*)"/g)].map((m) => m[1] as string);
       const d = paths.join("");
-      return { paths: paths.length, strokes: d.split("M").length - 1, points: (d.match(/[ML]/g) ?? []).length, other: d.replace(/[ML0-9. -]/g, "") };
+      return {
+        paths: paths.length,
+        strokes: d.split("M").length - 1,
+        points: (d.match(/[ML]/g) ?? []).length,
+        other: d.replace(/[ML0-9. -]/g, ""),
+      };
     };
     const expected = { paths: 1, strokes: 24, points: 100, other: "" };
     // The fewest and the most strokes and points the glyphs allow.
@@ -101,7 +109,9 @@ describe("renderCaptcha", () => {
 
 describe("clientInfo", () => {
   it("takes the IP from CF-Connecting-IP, else the first X-Forwarded-For entry, else ''", () => {
-    const both = new Request("http://x/", { headers: { "cf-connecting-ip": "203.0.113.1", "x-forwarded-for": "198.51.100.1" } });
+    const both = new Request("http://x/", {
+      headers: { "cf-connecting-ip": "203.0.113.1", "x-forwarded-for": "198.51.100.1" },
+    });
     expect(clientInfo(both).ip).toBe("203.0.113.1");
     const forwarded = new Request("http://x/", { headers: { "x-forwarded-for": " 198.51.100.2 , 10.0.0.1" } });
     expect(clientInfo(forwarded).ip).toBe("198.51.100.2");
@@ -129,7 +139,12 @@ describe("throttleKey", () => {
 
   it("buckets IPv6 addresses by their /64, however they are written", () => {
     const key = "2001:db8:1:2::/64";
-    for (const ip of ["2001:db8:1:2::1", "2001:DB8:1:2:ffff:ffff:ffff:ffff", "2001:0db8:0001:0002:0:0:0:9", " 2001:db8:1:2:a:b:c:d "]) {
+    for (const ip of [
+      "2001:db8:1:2::1",
+      "2001:DB8:1:2:ffff:ffff:ffff:ffff",
+      "2001:0db8:0001:0002:0:0:0:9",
+      " 2001:db8:1:2:a:b:c:d ",
+    ]) {
       expect(throttleKey(ip)).toBe(key);
     }
     expect(throttleKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
@@ -139,6 +154,7 @@ describe("throttleKey", () => {
   });
 
   it("keys anything unparsable as itself", () => {
-    for (const ip of ["", "unknown", "1:2:3", "1::2::3", "1:2:3:4:5:6:7:8:9", "gggg::1"]) expect(throttleKey(ip)).toBe(ip);
+    for (const ip of ["", "unknown", "1:2:3", "1::2::3", "1:2:3:4:5:6:7:8:9", "gggg::1"])
+      expect(throttleKey(ip)).toBe(ip);
   });
 });

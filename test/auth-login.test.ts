@@ -9,10 +9,12 @@ const login = (body: Record<string, unknown>, ip = "203.0.113.7", headers: Recor
   post("/api/tokens", { body, headers: { "cf-connecting-ip": ip, ...headers } });
 
 /** The answer to a captcha, read where the Worker keeps it. */
-const solve = async (token: string) => (await env.DB.prepare("SELECT code FROM captchas WHERE token = ?").bind(token).first<string>("code")) as string;
+const solve = async (token: string) =>
+  (await env.DB.prepare("SELECT code FROM captchas WHERE token = ?").bind(token).first<string>("code")) as string;
 
 /** Moves every recorded failure `seconds` into the past, as if the client had waited. */
-const age = (seconds: number) => env.DB.prepare("UPDATE throttles SET create_time = create_time - ?").bind(seconds).run();
+const age = (seconds: number) =>
+  env.DB.prepare("UPDATE throttles SET create_time = create_time - ?").bind(seconds).run();
 
 /** Fails `times` logins for `name`, each from `ip(i)`. */
 async function fail(name: string, times: number, ip: (i: number) => string = () => "203.0.113.7") {
@@ -20,7 +22,8 @@ async function fail(name: string, times: number, ip: (i: number) => string = () 
 }
 
 /** Is the caller logged in? Logging out needs a login; a second token keeps the session tested unchanged. */
-const isLoggedIn = async (options: { token?: string; bearer?: string }) => (await patch("/api/options", { ...options, body: {} })).status !== 401;
+const isLoggedIn = async (options: { token?: string; bearer?: string }) =>
+  (await patch("/api/options", { ...options, body: {} })).status !== 401;
 
 describe("POST /api/tokens", () => {
   it("logs a user in by username with the plain password and returns the Token record", async () => {
@@ -47,7 +50,9 @@ describe("POST /api/tokens", () => {
       .bind(user.user_id, await sha256Hex(res.body.data.token))
       .all();
     expect(rows.results).toHaveLength(1);
-    const raw = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE token = ?").bind(res.body.data.token).first<{ n: number }>();
+    const raw = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE token = ?")
+      .bind(res.body.data.token)
+      .first<{ n: number }>();
     expect(raw?.n).toBe(0);
   });
 
@@ -70,7 +75,9 @@ describe("POST /api/tokens", () => {
 
   it("defaults the device to the User-Agent header and refuses one over 600 characters", async () => {
     const user = await createUser();
-    const res = await login({ name: user.username, password: DEFAULT_PASSWORD }, "203.0.113.7", { "user-agent": "TestAgent/1.0" });
+    const res = await login({ name: user.username, password: DEFAULT_PASSWORD }, "203.0.113.7", {
+      "user-agent": "TestAgent/1.0",
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.device).toBe("TestAgent/1.0");
     const long = await login({ name: user.username, password: DEFAULT_PASSWORD, device: "x".repeat(601) });
@@ -270,14 +277,24 @@ describe("POST /api/tokens", () => {
       const token = demand.body.captcha_token;
       const answer = await solve(token);
 
-      const wrong = await login({ name: user.username, password: DEFAULT_PASSWORD, captcha_token: token, captcha_code: "zzzzz" });
+      const wrong = await login({
+        name: user.username,
+        password: DEFAULT_PASSWORD,
+        captcha_token: token,
+        captcha_code: "zzzzz",
+      });
       expect(wrong.status).toBe(429);
       expect(wrong.body.code).toBe(200001);
       expect(wrong.body.errors).toHaveProperty("captcha_code");
       expect(wrong.body.captcha_token).not.toBe(token);
       expect(await solve(token)).toBeNull();
 
-      const replay = await login({ name: user.username, password: DEFAULT_PASSWORD, captcha_token: token, captcha_code: answer });
+      const replay = await login({
+        name: user.username,
+        password: DEFAULT_PASSWORD,
+        captcha_token: token,
+        captcha_code: answer,
+      });
       expect(replay.status).toBe(429);
     });
 
@@ -285,7 +302,12 @@ describe("POST /api/tokens", () => {
       const user = await createUser();
       await fail(user.username, 5);
       await age(2); // past the account's wait, which is tested below
-      const res = await login({ name: user.username, password: DEFAULT_PASSWORD, captcha_token: "k".repeat(600), captcha_code: "abcde" });
+      const res = await login({
+        name: user.username,
+        password: DEFAULT_PASSWORD,
+        captcha_token: "k".repeat(600),
+        captcha_code: "abcde",
+      });
       expect(res.status).toBe(429);
       expect(res.body.code).toBe(200001);
     });
@@ -355,7 +377,9 @@ describe("DELETE /api/tokens/current", () => {
     const user = await createUser();
     const res = await del("/api/tokens/current", { bearer: user.token });
     expect(res.status).toBe(200);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE user_id = ?").bind(user.user_id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE user_id = ?")
+      .bind(user.user_id)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(0);
   });
 

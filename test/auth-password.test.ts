@@ -39,7 +39,9 @@ describe("POST /api/user/password/email", () => {
     expect(unknown.body).toEqual(known.body);
     expect(unknown.roundTrips).toBe(known.roundTrips);
     expect(await mailsSoFar(email)).toHaveLength(0);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ?").bind(email).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM email_codes WHERE email = ?").bind(email).first("n")).toBe(
+      0,
+    );
     // The limits count the same for both: the second request within a minute is refused either way.
     expect((await requestReset(user.email)).status).toBe(429);
     expect((await requestReset(email)).status).toBe(429);
@@ -57,12 +59,19 @@ describe("POST /api/user/password/email", () => {
   it("sends one mail for 20 simultaneous requests for one address", async () => {
     const user = await createUser();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post("/api/user/password/email", { body: { email: user.email }, headers: { "cf-connecting-ip": `198.51.100.${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        post("/api/user/password/email", {
+          body: { email: user.email },
+          headers: { "cf-connecting-ip": `198.51.100.${i}` },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 429 && r.body.code === 100002)).toHaveLength(19);
     expect(await mailsTo(user.email)).toHaveLength(1);
-    const throttled = await env.DB.prepare("SELECT count(*) AS n FROM throttles WHERE action = 'code_mail_address' AND subject = ?")
+    const throttled = await env.DB.prepare(
+      "SELECT count(*) AS n FROM throttles WHERE action = 'code_mail_address' AND subject = ?",
+    )
       .bind(user.email.toLowerCase())
       .first("n");
     expect(throttled).toBe(1);
@@ -77,7 +86,9 @@ describe("POST /api/user/password/email", () => {
     const res = await requestReset(user.email);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(String(logged.mock.calls[0]?.[0])).toContain(`password_reset code mail to ${user.email.toLowerCase()} failed`);
+    expect(String(logged.mock.calls[0]?.[0])).toContain(
+      `password_reset code mail to ${user.email.toLowerCase()} failed`,
+    );
     logged.mockRestore();
     expect(await env.DB.prepare("SELECT count(*) AS n FROM email_codes").first("n")).toBe(0);
     await setOptions({ smtp_port: Number(env.TEST_SMTP_PORT) });
@@ -121,13 +132,19 @@ describe("PUT /api/user/password", () => {
 
   it("accepts the SDK's SHA-1 digest as the new password", async () => {
     const { user, code } = await userWithCode();
-    expect((await reset({ email: user.email, email_code: code, password: await sha1Hex("digested") })).status).toBe(200);
+    expect((await reset({ email: user.email, email_code: code, password: await sha1Hex("digested") })).status).toBe(
+      200,
+    );
     expect((await login(user.username, "digested")).status).toBe(200);
   });
 
   it("refuses a wrong code with 200001 errors.email_code and keeps the password", async () => {
     const { user, code } = await userWithCode();
-    const res = await reset({ email: user.email, email_code: code === "000000" ? "111111" : "000000", password: "a fresh passphrase" });
+    const res = await reset({
+      email: user.email,
+      email_code: code === "000000" ? "111111" : "000000",
+      password: "a fresh passphrase",
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
     expect(Object.keys(res.body.errors)).toEqual(["email_code"]);
@@ -136,7 +153,9 @@ describe("PUT /api/user/password", () => {
 
   it("answers 200003 for a code past its hour", async () => {
     const { user, code } = await userWithCode();
-    await env.DB.prepare("UPDATE email_codes SET expire_time = ? WHERE email = ?").bind(Math.floor(Date.now() / 1000) - 1, user.email).run();
+    await env.DB.prepare("UPDATE email_codes SET expire_time = ? WHERE email = ?")
+      .bind(Math.floor(Date.now() / 1000) - 1, user.email)
+      .run();
     const res = await reset({ email: user.email, email_code: code, password: "a fresh passphrase" });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200003);

@@ -8,7 +8,8 @@ import { codeFromMail, mailsSoFar, mailsTo } from "./helpers/mailbox";
 const address = () => `${uniqueName("r")}@example.test`;
 const ip = { "cf-connecting-ip": "203.0.113.50" };
 
-const requestCode = (email: string, headers: Record<string, string> = ip) => post("/api/user/register/email", { body: { email }, headers });
+const requestCode = (email: string, headers: Record<string, string> = ip) =>
+  post("/api/user/register/email", { body: { email }, headers });
 
 /** Mails a register code to `email` and returns it as read from the mail. */
 async function mailedCode(email: string): Promise<string> {
@@ -21,7 +22,9 @@ const register = (body: Record<string, unknown>, options: { token?: string; head
   post("/api/users", { body, headers: { ...ip, ...options.headers }, token: options.token });
 
 const codeRow = (email: string) =>
-  env.DB.prepare("SELECT code, attempts, expire_time, create_time FROM email_codes WHERE purpose = 'register' AND email = ?")
+  env.DB.prepare(
+    "SELECT code, attempts, expire_time, create_time FROM email_codes WHERE purpose = 'register' AND email = ?",
+  )
     .bind(email.toLowerCase())
     .first<{ code: string; attempts: number; expire_time: number; create_time: number }>();
 
@@ -52,7 +55,13 @@ describe("POST /api/user/register/email", () => {
   });
 
   it("refuses an invalid or missing address with 200001 errors.email", async () => {
-    for (const email of ["not-an-address", "a b@example.test", "<x>@example.test", `${"a".repeat(320)}@example.test`, 42]) {
+    for (const email of [
+      "not-an-address",
+      "a b@example.test",
+      "<x>@example.test",
+      `${"a".repeat(320)}@example.test`,
+      42,
+    ]) {
       const res = await requestCode(email as string);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(200001);
@@ -134,7 +143,10 @@ describe("POST /api/users", () => {
     const email = address();
     const username = uniqueName("New");
     const code = await mailedCode(email);
-    const res = await register({ email, email_code: code, username, password: "s3cret pass" }, { headers: { "cf-connecting-ip": "192.0.2.44" } });
+    const res = await register(
+      { email, email_code: code, username, password: "s3cret pass" },
+      { headers: { "cf-connecting-ip": "192.0.2.44" } },
+    );
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     const user = res.body.data;
@@ -145,17 +157,34 @@ describe("POST /api/users", () => {
       bio: "",
       follower_count: 0,
       question_count: 0,
-      avatar: { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) },
-      cover: { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) },
+      avatar: {
+        original: expect.any(String),
+        small: expect.any(String),
+        middle: expect.any(String),
+        large: expect.any(String),
+      },
+      cover: {
+        original: expect.any(String),
+        small: expect.any(String),
+        middle: expect.any(String),
+        large: expect.any(String),
+      },
     });
-    for (const hidden of ["email", "password", "role", "create_ip", "last_login_time", "disable_time"]) expect(user).not.toHaveProperty(hidden);
+    for (const hidden of ["email", "password", "role", "create_ip", "last_login_time", "disable_time"])
+      expect(user).not.toHaveProperty(hidden);
 
     const row = await env.DB.prepare(
       "SELECT email, password, role, create_ip, create_location, last_login_ip, last_login_time, create_time FROM users WHERE user_id = ?",
     )
       .bind(user.user_id)
       .first<Record<string, string | number>>();
-    expect(row).toMatchObject({ email, role: "user", create_ip: "192.0.2.44", create_location: "", last_login_ip: "192.0.2.44" });
+    expect(row).toMatchObject({
+      email,
+      role: "user",
+      create_ip: "192.0.2.44",
+      create_location: "",
+      last_login_ip: "192.0.2.44",
+    });
     expect(row?.password).toMatch(/^pbkdf2_sha256_hmac\$100000\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(row?.last_login_time).toBe(user.create_time);
   });
@@ -172,7 +201,10 @@ describe("POST /api/users", () => {
     const admin = await createAdmin();
     const email = address();
     const code = await mailedCode(email);
-    const res = await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" }, { token: admin.token });
+    const res = await register(
+      { email, email_code: code, username: uniqueName(), password: "pw-long-enough" },
+      { token: admin.token },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.email).toBe(email);
   });
@@ -206,19 +238,26 @@ describe("POST /api/users", () => {
     const code = await mailedCode(email);
     expect((await register({ email, email_code: code, username, password: "plain words" })).status).toBe(200);
     expect((await post("/api/tokens", { body: { name: username, password: "plain words" } })).status).toBe(200);
-    expect((await post("/api/tokens", { body: { name: email, password: await sha1Hex("plain words") } })).status).toBe(200);
+    expect((await post("/api/tokens", { body: { name: email, password: await sha1Hex("plain words") } })).status).toBe(
+      200,
+    );
 
     const sdkEmail = address();
     const sdkName = uniqueName();
     const sdkCode = await mailedCode(sdkEmail);
-    expect((await register({ email: sdkEmail, email_code: sdkCode, username: sdkName, password: await sha1Hex("digested") })).status).toBe(200);
+    expect(
+      (await register({ email: sdkEmail, email_code: sdkCode, username: sdkName, password: await sha1Hex("digested") }))
+        .status,
+    ).toBe(200);
     expect((await post("/api/tokens", { body: { name: sdkName, password: "digested" } })).status).toBe(200);
   });
 
   it("uses the code up", async () => {
     const email = address();
     const code = await mailedCode(email);
-    expect((await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" })).status).toBe(200);
+    expect(
+      (await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" })).status,
+    ).toBe(200);
     expect(await codeRow(email)).toBeNull();
   });
 
@@ -237,17 +276,32 @@ describe("POST /api/users", () => {
     it("accepts the code in capitals", async () => {
       const email = address();
       const code = await mailedCode(email);
-      const res = await register({ email: email.toUpperCase(), email_code: code.toUpperCase(), username: uniqueName(), password: "pw-long-enough" });
+      const res = await register({
+        email: email.toUpperCase(),
+        email_code: code.toUpperCase(),
+        username: uniqueName(),
+        password: "pw-long-enough",
+      });
       expect(res.status).toBe(200);
     });
 
     it("refuses a code that was never sent, or sent to another address", async () => {
-      const none = await register({ email: address(), email_code: "abc123", username: uniqueName(), password: "pw-long-enough" });
+      const none = await register({
+        email: address(),
+        email_code: "abc123",
+        username: uniqueName(),
+        password: "pw-long-enough",
+      });
       expect(none.status).toBe(400);
       expect(none.body.errors).toHaveProperty("email_code");
 
       const code = await mailedCode(address());
-      const elsewhere = await register({ email: address(), email_code: code, username: uniqueName(), password: "pw-long-enough" });
+      const elsewhere = await register({
+        email: address(),
+        email_code: code,
+        username: uniqueName(),
+        password: "pw-long-enough",
+      });
       expect(elsewhere.status).toBe(400);
       expect(elsewhere.body.errors).toHaveProperty("email_code");
     });
@@ -255,7 +309,9 @@ describe("POST /api/users", () => {
     it("answers 200003 for a code past its hour", async () => {
       const email = address();
       const code = await mailedCode(email);
-      await env.DB.prepare("UPDATE email_codes SET expire_time = ? WHERE email = ?").bind(Math.floor(Date.now() / 1000) - 1, email).run();
+      await env.DB.prepare("UPDATE email_codes SET expire_time = ? WHERE email = ?")
+        .bind(Math.floor(Date.now() / 1000) - 1, email)
+        .run();
       const res = await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(200003);
@@ -268,7 +324,9 @@ describe("POST /api/users", () => {
       await mailedCode(email);
       await env.DB.prepare("UPDATE email_codes SET attempts = 19 WHERE email = ?").bind(email).run();
       const guesses = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => register({ email, email_code: `zz${i}zzz`, username: uniqueName(), password: "pw-long-enough" })),
+        Array.from({ length: 10 }, (_, i) =>
+          register({ email, email_code: `zz${i}zzz`, username: uniqueName(), password: "pw-long-enough" }),
+        ),
       );
       expect(guesses.filter((r) => r.body.code === 200001)).toHaveLength(1);
       expect(guesses.filter((r) => r.body.code === 200003)).toHaveLength(9);
@@ -279,7 +337,12 @@ describe("POST /api/users", () => {
       const email = address();
       const code = await mailedCode(email);
       await env.DB.prepare("UPDATE email_codes SET attempts = 19 WHERE email = ?").bind(email).run();
-      const twentieth = await register({ email, email_code: "zzzzzz", username: uniqueName(), password: "pw-long-enough" });
+      const twentieth = await register({
+        email,
+        email_code: "zzzzzz",
+        username: uniqueName(),
+        password: "pw-long-enough",
+      });
       expect(twentieth.status).toBe(400);
       expect(twentieth.body.code).toBe(200001);
       const res = await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" });
@@ -299,7 +362,12 @@ describe("POST /api/users", () => {
 
     it("does not tell whether a username is taken before the code is right", async () => {
       const taken = await createUser();
-      const res = await register({ email: address(), email_code: "abc123", username: taken.username, password: "pw-long-enough" });
+      const res = await register({
+        email: address(),
+        email_code: "abc123",
+        username: taken.username,
+        password: "pw-long-enough",
+      });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body.errors)).toEqual(["email_code"]);
     });
@@ -345,7 +413,12 @@ describe("POST /api/users", () => {
       const taken = await createUser({ username: uniqueName("Taken") });
       const email = address();
       const code = await mailedCode(email);
-      const res = await register({ email, email_code: code, username: taken.username.toUpperCase(), password: "pw-long-enough" });
+      const res = await register({
+        email,
+        email_code: code,
+        username: taken.username.toUpperCase(),
+        password: "pw-long-enough",
+      });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe(200001);
       expect(Object.keys(res.body.errors)).toEqual(["username"]);
@@ -388,7 +461,12 @@ describe("POST /api/users", () => {
       expect(name.body.errors).toHaveProperty("username");
 
       const rootCode = await mailedCode("ROOT@example.test");
-      const mail = await register({ email: "ROOT@example.test", email_code: rootCode, username: uniqueName(), password: "pw-long-enough" });
+      const mail = await register({
+        email: "ROOT@example.test",
+        email_code: rootCode,
+        username: uniqueName(),
+        password: "pw-long-enough",
+      });
       expect(mail.status).toBe(409);
       expect(mail.body.errors).toHaveProperty("email");
     });

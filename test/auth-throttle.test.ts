@@ -8,22 +8,30 @@ import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { sha1Hex, toHex } from "../src/lib/crypto";
 import { hashPassword } from "../src/lib/password";
-import { post, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, post } from "./helpers/api";
 import { createUser, DEFAULT_PASSWORD } from "./helpers/factories";
 
-const login = (body: Record<string, unknown>, ip = "203.0.113.7") => post("/api/tokens", { body, headers: { "cf-connecting-ip": ip } });
-const solve = (token: string) => env.DB.prepare("SELECT code FROM captchas WHERE token = ?").bind(token).first<string>("code");
-const age = (seconds: number) => env.DB.prepare("UPDATE throttles SET create_time = create_time - ?").bind(seconds).run();
+const login = (body: Record<string, unknown>, ip = "203.0.113.7") =>
+  post("/api/tokens", { body, headers: { "cf-connecting-ip": ip } });
+const solve = (token: string) =>
+  env.DB.prepare("SELECT code FROM captchas WHERE token = ?").bind(token).first<string>("code");
+const age = (seconds: number) =>
+  env.DB.prepare("UPDATE throttles SET create_time = create_time - ?").bind(seconds).run();
 const failures = (subject: string) =>
-  env.DB.prepare("SELECT count(*) AS n FROM throttles WHERE action = 'login_account' AND subject = ?").bind(subject).first<number>("n");
-const storedHash = (userId: number) => env.DB.prepare("SELECT password FROM users WHERE user_id = ?").bind(userId).first<string>("password");
+  env.DB.prepare("SELECT count(*) AS n FROM throttles WHERE action = 'login_account' AND subject = ?")
+    .bind(subject)
+    .first<number>("n");
+const storedHash = (userId: number) =>
+  env.DB.prepare("SELECT password FROM users WHERE user_id = ?").bind(userId).first<string>("password");
 
 const wrongPassword = (r: ApiResponse) => r.status === 400 && r.body.code === 200001 && "password" in r.body.errors;
 
 async function pbkdf2(secret: Uint8Array, saltHex: string): Promise<string> {
   const salt = new Uint8Array(saltHex.match(/../g)!.map((h) => Number.parseInt(h, 16)));
   const key = await crypto.subtle.importKey("raw", secret, "PBKDF2", false, ["deriveBits"]);
-  return toHex(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 100_000 }, key, 256));
+  return toHex(
+    await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 100_000 }, key, 256),
+  );
 }
 
 describe("failed logins are counted before the password is checked", () => {
@@ -32,7 +40,9 @@ describe("failed logins are counted before the password is checked", () => {
   it("checks at most 5 of 30 concurrent wrong passwords for one account, from 30 IPs", async () => {
     const user = await createUser();
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => login({ name: user.username, password: `wrong guess ${i}` }, `198.51.100.${i + 1}`)),
+      Array.from({ length: 30 }, (_, i) =>
+        login({ name: user.username, password: `wrong guess ${i}` }, `198.51.100.${i + 1}`),
+      ),
     );
     const checked = results.filter(wrongPassword);
     expect(checked.length).toBeLessThanOrEqual(5);
@@ -62,7 +72,12 @@ describe("per-account backoff", () => {
     await age(2);
     const { body } = await post("/api/captchas");
     const sixth = await login(
-      { name: user.username, password: "wrong guess", captcha_token: body.data.captcha_token, captcha_code: await solve(body.data.captcha_token) },
+      {
+        name: user.username,
+        password: "wrong guess",
+        captcha_token: body.data.captcha_token,
+        captcha_code: await solve(body.data.captcha_token),
+      },
       "192.0.2.1",
     );
     expect(wrongPassword(sixth)).toBe(true);
@@ -81,7 +96,10 @@ describe("per-account backoff", () => {
     expect(demand.status).toBe(429);
     expect(demand.body.code).toBe(200001);
     const token = demand.body.captcha_token;
-    const solved = await login({ name: user.username, password: DEFAULT_PASSWORD, captcha_token: token, captcha_code: await solve(token) }, "192.0.2.4");
+    const solved = await login(
+      { name: user.username, password: DEFAULT_PASSWORD, captcha_token: token, captcha_code: await solve(token) },
+      "192.0.2.4",
+    );
     expect(solved.status).toBe(200);
   });
 
@@ -90,7 +108,10 @@ describe("per-account backoff", () => {
     const time = Math.floor(Date.now() / 1000);
     await env.DB.batch(
       Array.from({ length: 11 }, () =>
-        env.DB.prepare("INSERT INTO throttles (action, subject, create_time) VALUES ('login_account', ?, ?)").bind(`user:${user.user_id}`, time),
+        env.DB.prepare("INSERT INTO throttles (action, subject, create_time) VALUES ('login_account', ?, ?)").bind(
+          `user:${user.user_id}`,
+          time,
+        ),
       ),
     );
     const res = await login({ name: user.email, password: DEFAULT_PASSWORD }, "192.0.2.5");
@@ -105,7 +126,10 @@ describe("IPv6 clients", () => {
   it("are counted by /64", async () => {
     for (let i = 1; i <= 5; i++) await login({ name: `nobody${i}`, password: "wrong guess" }, `2001:db8:1:2::${i}`);
     const user = await createUser();
-    const sameNet = await login({ name: user.username, password: DEFAULT_PASSWORD }, "2001:DB8:1:2:ffff:ffff:ffff:ffff");
+    const sameNet = await login(
+      { name: user.username, password: DEFAULT_PASSWORD },
+      "2001:DB8:1:2:ffff:ffff:ffff:ffff",
+    );
     expect(sameNet.status).toBe(429);
     expect(sameNet.body.errors).toHaveProperty("captcha_code");
     const otherNet = await login({ name: user.username, password: DEFAULT_PASSWORD }, "2001:db8:1:3::1");
@@ -120,7 +144,12 @@ describe("captchas", () => {
     const user = await createUser();
     const { body } = await post("/api/captchas");
     const answer = await solve(body.data.captcha_token);
-    const attempt = { name: user.username, password: DEFAULT_PASSWORD, captcha_token: body.data.captcha_token, captcha_code: answer };
+    const attempt = {
+      name: user.username,
+      password: DEFAULT_PASSWORD,
+      captcha_token: body.data.captcha_token,
+      captcha_code: answer,
+    };
     const results = await Promise.all([login(attempt, "203.0.113.99"), login(attempt, "203.0.113.99")]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 429]);
     expect(await solve(body.data.captcha_token)).toBeNull();
@@ -136,7 +165,9 @@ describe("captchas handed out by refused logins", () => {
     const before = (await captchas()) ?? 0;
     const refusals = [];
     for (let i = 0; i < 31; i++) refusals.push(await login({ name: "flooder", password: "wrong guess" }, ip));
-    expect(refusals.slice(0, 30).every((r) => r.status === 429 && r.body.code === 200001 && r.body.captcha_token)).toBe(true);
+    expect(refusals.slice(0, 30).every((r) => r.status === 429 && r.body.code === 200001 && r.body.captcha_token)).toBe(
+      true,
+    );
     const last = refusals[30]!;
     expect(last.status).toBe(429);
     expect(last.body.code).toBe(100002);
@@ -155,7 +186,13 @@ describe("password hashes", () => {
     expect([scheme, iterations]).toEqual(["pbkdf2_sha256_hmac", "100000"]);
     const digest = new TextEncoder().encode(await sha1Hex(DEFAULT_PASSWORD));
     expect(await pbkdf2(digest, salt!)).not.toBe(hash);
-    const hmacKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(env.PASSWORD_PEPPER), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const hmacKey = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(env.PASSWORD_PEPPER),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     const peppered = new Uint8Array(await crypto.subtle.sign("HMAC", hmacKey, digest));
     expect(await pbkdf2(peppered, salt!)).toBe(hash);
   });

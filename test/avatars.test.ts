@@ -6,17 +6,23 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { defaultAvatarPixels } from "../src/lib/images/default-avatar";
 import { ownerFolder } from "../src/lib/storage";
-import { BASE, del, get, post, type ApiResponse } from "./helpers/api";
-import { createAdmin, createUser, uniqueName, type TestUser } from "./helpers/factories";
-import { codeFromMail } from "./helpers/mailbox";
 import { decoded, fetchFile, picture } from "./fixtures/pictures";
+import { type ApiResponse, BASE, del, get, post } from "./helpers/api";
+import { createAdmin, createUser, type TestUser, uniqueName } from "./helpers/factories";
+import { codeFromMail } from "./helpers/mailbox";
 
 type Urls = Record<"original" | "small" | "middle" | "large", string>;
 const SIZES = ["small", "middle", "large"] as const;
 const AVATAR = { small: [64, 64], middle: [128, 128], large: [256, 256] } as const;
 const COVER = { small: [600, 336], middle: [1050, 588], large: [1450, 812] } as const;
 
-function upload(path: string, field: string, user: TestUser | null, bytes: Uint8Array, type = "image/png"): Promise<ApiResponse> {
+function upload(
+  path: string,
+  field: string,
+  user: TestUser | null,
+  bytes: Uint8Array,
+  type = "image/png",
+): Promise<ApiResponse> {
   const form = new FormData();
   form.append(field, new File([bytes], `picture.${type.split("/")[1]}`, { type }));
   return post(path, { token: user?.token, rawBody: form });
@@ -28,7 +34,12 @@ const column = (userId: number, name: "avatar" | "cover") =>
   env.DB.prepare(`SELECT ${name} AS path FROM users WHERE user_id = ?`).bind(userId).first<string>("path");
 
 /** Every URL is served from R2 and decodes to its size; the original keeps the upload's dimensions. */
-async function expectStoredSet(urls: Urls, sizes: Record<(typeof SIZES)[number], readonly [number, number]>, type: string, original: [number, number]) {
+async function expectStoredSet(
+  urls: Urls,
+  sizes: Record<(typeof SIZES)[number], readonly [number, number]>,
+  type: string,
+  original: [number, number],
+) {
   for (const [size, url] of Object.entries(urls)) {
     expect(url.startsWith(`${BASE}/upload/`)).toBe(true);
     expect(await env.BUCKET.head(keyOf(url))).not.toBeNull();
@@ -113,7 +124,8 @@ describe("POST /api/user/avatar", () => {
 describe("DELETE /api/user/avatar", () => {
   it("generates a new default avatar (PNG) with new URLs and deletes the uploaded files", async () => {
     const user = await createUser();
-    const uploaded = (await upload("/api/user/avatar", "avatar", user, picture("jpeg", 500, 500), "image/jpeg")).body.data as Urls;
+    const uploaded = (await upload("/api/user/avatar", "avatar", user, picture("jpeg", 500, 500), "image/jpeg")).body
+      .data as Urls;
     const res = await del("/api/user/avatar", { token: user.token });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
@@ -210,7 +222,8 @@ describe("DELETE /api/user/cover and /api/users/{user_id}/cover", () => {
 
   it("lets an administrator reset anyone's cover; 201002 for users, 201003 for a missing user", async () => {
     const [admin, user] = [await createAdmin(), await createUser()];
-    const uploaded = (await upload("/api/user/cover", "cover", user, picture("jpeg", 700, 400), "image/jpeg")).body.data as Urls;
+    const uploaded = (await upload("/api/user/cover", "cover", user, picture("jpeg", 700, 400), "image/jpeg")).body
+      .data as Urls;
     expect((await del(`/api/users/${user.user_id}/cover`, { token: user.token })).body.code).toBe(201002);
     const res = await del(`/api/users/${user.user_id}/cover`, { token: admin.token });
     expect(res.status).toBe(200);
@@ -245,7 +258,8 @@ describe("the default avatar of a new account", () => {
 });
 
 describe("defaultAvatarPixels", () => {
-  const at = (rgba: Uint8Array, x: number, y: number) => Array.from(rgba.slice((y * 256 + x) * 4, (y * 256 + x) * 4 + 4));
+  const at = (rgba: Uint8Array, x: number, y: number) =>
+    Array.from(rgba.slice((y * 256 + x) * 4, (y * 256 + x) * 4 + 4));
 
   it("draws a coloured circle on a transparent square, the same colour for the same name", () => {
     const rgba = defaultAvatarPixels("alice");
@@ -258,7 +272,10 @@ describe("defaultAvatarPixels", () => {
   });
 
   it("writes the upper-cased initial in white, and draws accented Latin letters without the accent", () => {
-    const white = (rgba: Uint8Array) => Array.from({ length: 256 * 256 }, (_, p) => p).filter((p) => rgba[p * 4] === 255 && rgba[p * 4 + 1] === 255 && rgba[p * 4 + 2] === 255).length;
+    const white = (rgba: Uint8Array) =>
+      Array.from({ length: 256 * 256 }, (_, p) => p).filter(
+        (p) => rgba[p * 4] === 255 && rgba[p * 4 + 1] === 255 && rgba[p * 4 + 2] === 255,
+      ).length;
     expect(white(defaultAvatarPixels("lee"))).toBeGreaterThan(1000);
     expect(white(defaultAvatarPixels("lee"))).toBe(white(defaultAvatarPixels("Lee")));
     expect(white(defaultAvatarPixels("émile"))).toBe(white(defaultAvatarPixels("Emile")));

@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { IMMUTABLE } from "../src/lib/storage";
+import { fetchFile } from "./fixtures/pictures";
 import { BASE, call, get, post } from "./helpers/api";
 import { createUser } from "./helpers/factories";
-import { fetchFile } from "./fixtures/pictures";
 
 const CSP = "default-src 'none'; sandbox";
 const PRIVATE = "private, no-store";

@@ -13,38 +13,78 @@ import { createAdmin, createUser, type TestUser } from "./helpers/factories";
 type Votable = "question" | "answer" | "article" | "comment";
 
 async function run(sql: string, ...values: unknown[]): Promise<void> {
-  await env.DB.prepare(sql).bind(...values).run();
+  await env.DB.prepare(sql)
+    .bind(...values)
+    .run();
 }
 
 async function all<T>(sql: string, ...values: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(sql).bind(...values).all<T>()).results;
+  return (
+    await env.DB.prepare(sql)
+      .bind(...values)
+      .all<T>()
+  ).results;
 }
 
 async function vote(user: TestUser, type: Votable, id: number): Promise<void> {
-  await run("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, ?, 'up', ?)", user.user_id, id, type, now());
-  await run(`UPDATE ${type}s SET vote_count = vote_count + 1, vote_up_count = vote_up_count + 1 WHERE ${type}_id = ?`, id);
+  await run(
+    "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, ?, 'up', ?)",
+    user.user_id,
+    id,
+    type,
+    now(),
+  );
+  await run(
+    `UPDATE ${type}s SET vote_count = vote_count + 1, vote_up_count = vote_up_count + 1 WHERE ${type}_id = ?`,
+    id,
+  );
 }
 
 async function report(user: TestUser, type: Votable, id: number): Promise<void> {
-  await run("INSERT INTO reports (reportable_id, reportable_type, user_id, reason, create_time) VALUES (?, ?, ?, 'spam', ?)", id, type, user.user_id, now());
+  await run(
+    "INSERT INTO reports (reportable_id, reportable_type, user_id, reason, create_time) VALUES (?, ?, ?, 'spam', ?)",
+    id,
+    type,
+    user.user_id,
+    now(),
+  );
 }
 
 async function follow(user: TestUser, type: "question" | "article" | "topic", id: number): Promise<void> {
-  await run("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)", user.user_id, id, type, now());
+  await run(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)",
+    user.user_id,
+    id,
+    type,
+    now(),
+  );
   await run(`UPDATE ${type}s SET follower_count = follower_count + 1 WHERE ${type}_id = ?`, id);
   await run(`UPDATE users SET following_${type}_count = following_${type}_count + 1 WHERE user_id = ?`, user.user_id);
 }
 
-const ids = async (table: string, idColumn: string) => (await all<{ id: number }>(`SELECT ${idColumn} AS id FROM ${table} ORDER BY 1`)).map((r) => r.id);
+const ids = async (table: string, idColumn: string) =>
+  (await all<{ id: number }>(`SELECT ${idColumn} AS id FROM ${table} ORDER BY 1`)).map((r) => r.id);
 
 /** What remains of the side tables, as `type:id` keys (follows with their follower, topic links with their topic). */
 const remaining = {
-  votes: async () => (await all<{ k: string }>("SELECT votable_type || ':' || votable_id AS k FROM votes ORDER BY 1")).map((r) => r.k),
-  reports: async () => (await all<{ k: string }>("SELECT reportable_type || ':' || reportable_id AS k FROM reports ORDER BY 1")).map((r) => r.k),
+  votes: async () =>
+    (await all<{ k: string }>("SELECT votable_type || ':' || votable_id AS k FROM votes ORDER BY 1")).map((r) => r.k),
+  reports: async () =>
+    (await all<{ k: string }>("SELECT reportable_type || ':' || reportable_id AS k FROM reports ORDER BY 1")).map(
+      (r) => r.k,
+    ),
   follows: async () =>
-    (await all<{ k: string }>("SELECT followable_type || ':' || followable_id || '<-' || user_id AS k FROM follows ORDER BY 1")).map((r) => r.k),
+    (
+      await all<{ k: string }>(
+        "SELECT followable_type || ':' || followable_id || '<-' || user_id AS k FROM follows ORDER BY 1",
+      )
+    ).map((r) => r.k),
   topicables: async () =>
-    (await all<{ k: string }>("SELECT topicable_type || ':' || topicable_id || '@' || topic_id AS k FROM topicables ORDER BY 1")).map((r) => r.k),
+    (
+      await all<{ k: string }>(
+        "SELECT topicable_type || ':' || topicable_id || '@' || topic_id AS k FROM topicables ORDER BY 1",
+      )
+    ).map((r) => r.k),
 };
 
 const sorted = (keys: string[]) => [...keys].sort();
@@ -93,21 +133,31 @@ async function topicCounts(topic: number) {
 /** comment_count of an item, checked against its live comments. */
 async function commentCount(type: "question" | "answer" | "article", id: number): Promise<number> {
   const stored = (await row<{ comment_count: number }>(`${type}s`, `${type}_id`, id)).comment_count;
-  const [counted] = await all<{ n: number }>("SELECT count(*) AS n FROM comments WHERE commentable_type = ? AND commentable_id = ? AND delete_time = 0", type, id);
+  const [counted] = await all<{ n: number }>(
+    "SELECT count(*) AS n FROM comments WHERE commentable_type = ? AND commentable_id = ? AND delete_time = 0",
+    type,
+    id,
+  );
   expect(stored).toBe(counted!.n);
   return stored;
 }
 
 async function replyCount(comment: number): Promise<number> {
   const stored = (await row<{ reply_count: number }>("comments", "comment_id", comment)).reply_count;
-  const [counted] = await all<{ n: number }>("SELECT count(*) AS n FROM comments WHERE commentable_type = 'comment' AND commentable_id = ? AND delete_time = 0", comment);
+  const [counted] = await all<{ n: number }>(
+    "SELECT count(*) AS n FROM comments WHERE commentable_type = 'comment' AND commentable_id = ? AND delete_time = 0",
+    comment,
+  );
   expect(stored).toBe(counted!.n);
   return stored;
 }
 
 async function answerCount(question: number): Promise<number> {
   const stored = (await row<{ answer_count: number }>("questions", "question_id", question)).answer_count;
-  const [counted] = await all<{ n: number }>("SELECT count(*) AS n FROM answers WHERE question_id = ? AND delete_time = 0", question);
+  const [counted] = await all<{ n: number }>(
+    "SELECT count(*) AS n FROM answers WHERE question_id = ? AND delete_time = 0",
+    question,
+  );
   expect(stored).toBe(counted!.n);
   return stored;
 }
@@ -168,7 +218,9 @@ describe("DELETE /api/questions/{question_id}", () => {
 
     expect(await ids("questions", "question_id")).toEqual([kept]);
     expect(await ids("answers", "answer_id")).toEqual([keptAnswer]);
-    expect(await all("SELECT commentable_type AS type, commentable_id AS id FROM comments ORDER BY comment_id")).toEqual([
+    expect(
+      await all("SELECT commentable_type AS type, commentable_id AS id FROM comments ORDER BY comment_id"),
+    ).toEqual([
       { type: "question", id: kept },
       { type: "comment", id: keptComment },
     ]);
@@ -361,8 +413,14 @@ describe("DELETE /api/comments/{comment_id}", () => {
   it.each(["answer", "article"] as const)("counts a comment out of the %s it is on", async (type) => {
     const admin = await createAdmin();
     const [author] = await users(1);
-    const target = type === "answer" ? await createAnswer(author.user_id, await createQuestion(author.user_id)) : await createArticle(author.user_id);
-    const [gone, kept] = [await createComment(author.user_id, type, target), await createComment(author.user_id, type, target)];
+    const target =
+      type === "answer"
+        ? await createAnswer(author.user_id, await createQuestion(author.user_id))
+        : await createArticle(author.user_id);
+    const [gone, kept] = [
+      await createComment(author.user_id, type, target),
+      await createComment(author.user_id, type, target),
+    ];
     await createComment(author.user_id, "comment", gone);
     await del(`/api/comments/${gone}`, { token: admin.token });
     expect(await ids("comments", "comment_id")).toEqual([kept]);
@@ -381,14 +439,19 @@ describe("DELETE /api/topics/{topic_id}", () => {
     await follow(follower, "topic", kept);
     await follow(another, "topic", topic);
     await follow(another, "question", question);
-    const before = { question: await row("questions", "question_id", question), article: await row("articles", "article_id", article) };
+    const before = {
+      question: await row("questions", "question_id", question),
+      article: await row("articles", "article_id", article),
+    };
 
     const res = await del(`/api/topics/${topic}`, { token: admin.token });
     expect(res.body).toEqual({ code: 0, data: null });
     expect(res.roundTrips).toBeLessThanOrEqual(3);
 
     expect(await ids("topics", "topic_id")).toEqual([kept]);
-    expect(await remaining.follows()).toEqual(sorted([`question:${question}<-${another.user_id}`, `topic:${kept}<-${follower.user_id}`]));
+    expect(await remaining.follows()).toEqual(
+      sorted([`question:${question}<-${another.user_id}`, `topic:${kept}<-${follower.user_id}`]),
+    );
     expect(await remaining.topicables()).toEqual([`question:${question}@${kept}`]);
     expect(await row("questions", "question_id", question)).toEqual(before.question);
     expect(await row("articles", "article_id", article)).toEqual(before.article);

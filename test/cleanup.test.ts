@@ -12,14 +12,16 @@ describe("scheduled clean-up (Cron Trigger)", () => {
   it("purges expired tokens and codes and old throttle events, and keeps live ones", async () => {
     const t = now();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO tokens (token, user_id, expire_time) VALUES ('old', 1, ?), ('live', 1, ?)").bind(t - 1, t + 3600),
+      env.DB.prepare("INSERT INTO tokens (token, user_id, expire_time) VALUES ('old', 1, ?), ('live', 1, ?)").bind(
+        t - 1,
+        t + 3600,
+      ),
       env.DB.prepare(
         "INSERT INTO email_codes (purpose, email, code, expire_time) VALUES ('register', 'a@x.test', 'h', ?), ('register', 'b@x.test', 'h', ?)",
       ).bind(t - 1, t + 3600),
-      env.DB.prepare("INSERT INTO throttles (action, subject, create_time) VALUES ('login_ip', '1.2.3.4', ?), ('login_ip', '1.2.3.4', ?)").bind(
-        t - 7200,
-        t - 10,
-      ),
+      env.DB.prepare(
+        "INSERT INTO throttles (action, subject, create_time) VALUES ('login_ip', '1.2.3.4', ?), ('login_ip', '1.2.3.4', ?)",
+      ).bind(t - 7200, t - 10),
     ]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" }), env, ctx);

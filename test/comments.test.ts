@@ -6,14 +6,24 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
-import { get, patch, post, type ApiResponse } from "./helpers/api";
-import { createAnswer, createArticle, createComment, createQuestion, row, type CommentTarget } from "./helpers/content";
+import { type ApiResponse, get, patch, post } from "./helpers/api";
+import { type CommentTarget, createAnswer, createArticle, createComment, createQuestion, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 
 const T = now() - 100_000;
 
-const imageUrls = { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) };
-const userSummary = (user: TestUser) => ({ user_id: user.user_id, username: user.username, headline: "", avatar: imageUrls });
+const imageUrls = {
+  original: expect.any(String),
+  small: expect.any(String),
+  middle: expect.any(String),
+  large: expect.any(String),
+};
+const userSummary = (user: TestUser) => ({
+  user_id: user.user_id,
+  username: user.username,
+  headline: "",
+  avatar: imageUrls,
+});
 
 const idsOf = (res: ApiResponse) => (res.body.data as { comment_id: number }[]).map((c) => c.comment_id);
 
@@ -29,7 +39,9 @@ async function disableInDb(user: TestUser): Promise<void> {
 }
 
 async function vote(user: TestUser, commentId: number, type: "up" | "down"): Promise<void> {
-  await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'comment', ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'comment', ?, ?)",
+  )
     .bind(user.user_id, commentId, type, now())
     .run();
 }
@@ -87,13 +99,15 @@ const targets: TargetCase[] = [
     notFound: 204001,
     param: "comment_id",
     path: (id) => `/api/comments/${id}/replies`,
-    create: async (user) => createComment(user.user_id, "article", await createArticle(user.user_id), { create_time: T }),
+    create: async (user) =>
+      createComment(user.user_id, "article", await createArticle(user.user_id), { create_time: T }),
   },
 ];
 
 describe.each(targets)("the COMMENTS family on a $type", (target) => {
   const targetRow = (id: number) => row<Record<string, number>>(target.table, target.idColumn, id);
-  const trashTarget = (id: number) => env.DB.prepare(`UPDATE ${target.table} SET delete_time = ? WHERE ${target.idColumn} = ?`).bind(now(), id).run();
+  const trashTarget = (id: number) =>
+    env.DB.prepare(`UPDATE ${target.table} SET delete_time = ? WHERE ${target.idColumn} = ?`).bind(now(), id).run();
 
   describe(`GET ${target.path(`{${target.param}}`)}`, () => {
     it("lists the target's live comments newest first, for anonymous callers", async () => {
@@ -138,10 +152,22 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
       expect(idsOf(await get(target.path(id), { query: { order: "-vote_count" } }))).toEqual([a, b]);
       expect(idsOf(await get(target.path(id), { query: { order: "vote_count" } }))).toEqual([b, a]);
       // delete_time ties (all live) fall back to the id; others get the default order.
-      expect(idsOf(await get(target.path(id), { token: admin.token, query: { order: "delete_time" } }))).toEqual([b, a]);
-      expect(idsOf(await get(target.path(id), { token: author.token, query: { order: "delete_time" } }))).toEqual([b, a]);
-      expect(idsOf(await get(target.path(id), { token: author.token, query: { order: "-delete_time" } }))).toEqual([b, a]);
-      expect(idsOf(await get(target.path(id), { token: admin.token, query: { order: "-delete_time" } }))).toEqual([a, b]);
+      expect(idsOf(await get(target.path(id), { token: admin.token, query: { order: "delete_time" } }))).toEqual([
+        b,
+        a,
+      ]);
+      expect(idsOf(await get(target.path(id), { token: author.token, query: { order: "delete_time" } }))).toEqual([
+        b,
+        a,
+      ]);
+      expect(idsOf(await get(target.path(id), { token: author.token, query: { order: "-delete_time" } }))).toEqual([
+        b,
+        a,
+      ]);
+      expect(idsOf(await get(target.path(id), { token: admin.token, query: { order: "-delete_time" } }))).toEqual([
+        a,
+        b,
+      ]);
     });
 
     it(`answers ${target.notFound} for a missing or trashed ${target.type}, and 200001 for an id that is not one`, async () => {
@@ -165,20 +191,21 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
       const reader = await createUser();
       const id = await target.create(author);
       const inserts = Array.from({ length: 110 }, (_, i) =>
-        env.DB.prepare("INSERT INTO comments (commentable_id, commentable_type, user_id, content, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)").bind(
-          id,
-          target.type,
-          author.user_id,
-          `comment ${i}`,
-          T + i,
-          T + i,
-        ),
+        env.DB.prepare(
+          "INSERT INTO comments (commentable_id, commentable_type, user_id, content, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)",
+        ).bind(id, target.type, author.user_id, `comment ${i}`, T + i, T + i),
       );
       await env.DB.batch(inserts);
-      const ids = await env.DB.prepare("SELECT comment_id AS id FROM comments WHERE commentable_type = ? AND commentable_id = ?").bind(target.type, id).all<{ id: number }>();
+      const ids = await env.DB.prepare(
+        "SELECT comment_id AS id FROM comments WHERE commentable_type = ? AND commentable_id = ?",
+      )
+        .bind(target.type, id)
+        .all<{ id: number }>();
       await env.DB.batch(
         ids.results.map(({ id: commentId }) =>
-          env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'comment', 'down', ?)").bind(reader.user_id, commentId, T),
+          env.DB.prepare(
+            "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, 'comment', 'down', ?)",
+          ).bind(reader.user_id, commentId, T),
         ),
       );
       const res = await get(target.path(id), { token: reader.token, query: { per_page: 100, include: "user,voting" } });
@@ -186,7 +213,8 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
       expect(res.roundTrips).toBeLessThanOrEqual(2);
       expect(res.body.data).toHaveLength(100);
       expect(res.body.pagination.total).toBe(110);
-      for (const comment of res.body.data) expect(comment.relationships).toEqual({ user: userSummary(author), voting: "down" });
+      for (const comment of res.body.data)
+        expect(comment.relationships).toEqual({ user: userSummary(author), voting: "down" });
     });
   });
 
@@ -211,7 +239,11 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
       const commenter = await createUser();
       const id = await target.create(author);
       const before = await targetRow(id);
-      const res = await post(target.path(id), { token: commenter.token, query: { include: "user,voting" }, body: { content: '  <b>"Tom & Jerry"</b>  ' } });
+      const res = await post(target.path(id), {
+        token: commenter.token,
+        query: { include: "user,voting" },
+        body: { content: '  <b>"Tom & Jerry"</b>  ' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.code).toBe(0);
       expect(res.roundTrips).toBeLessThanOrEqual(3);
@@ -242,7 +274,8 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
       const author = await createUser();
       const id = await target.create(author);
       const before = (await targetRow(id))[target.counter] ?? 0;
-      for (const content of ["one", "two", "three"]) expect((await post(target.path(id), { token: author.token, body: { content } })).status).toBe(200);
+      for (const content of ["one", "two", "three"])
+        expect((await post(target.path(id), { token: author.token, body: { content } })).status).toBe(200);
       expect((await targetRow(id))[target.counter]).toBe(before + 3);
       expect(idsOf(await get(target.path(id)))).toHaveLength(3);
     });
@@ -311,7 +344,11 @@ describe("POST /api/articles/{article_id}/comments (spec operation 4)", () => {
     const author = await createUser();
     const commenter = await createUser();
     const article = await createArticle(author.user_id);
-    const res = await post(`/api/articles/${article}/comments`, { token: commenter.token, query: { include: "user,voting" }, body: { content: "Nice article" } });
+    const res = await post(`/api/articles/${article}/comments`, {
+      token: commenter.token,
+      query: { include: "user,voting" },
+      body: { content: "Nice article" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       code: 0,
@@ -339,11 +376,15 @@ describe("replies", () => {
   it("nest without limit, each level counting its own replies", async () => {
     const user = await createUser();
     const article = await createArticle(user.user_id);
-    const top = (await post(`/api/articles/${article}/comments`, { token: user.token, body: { content: "top" } })).body.data.comment_id;
-    const reply = (await post(`/api/comments/${top}/replies`, { token: user.token, body: { content: "reply" } })).body.data;
+    const top = (await post(`/api/articles/${article}/comments`, { token: user.token, body: { content: "top" } })).body
+      .data.comment_id;
+    const reply = (await post(`/api/comments/${top}/replies`, { token: user.token, body: { content: "reply" } })).body
+      .data;
     expect(reply.commentable_type).toBe("comment");
     expect(reply.commentable_id).toBe(top);
-    const deeper = (await post(`/api/comments/${reply.comment_id}/replies`, { token: user.token, body: { content: "deeper" } })).body.data;
+    const deeper = (
+      await post(`/api/comments/${reply.comment_id}/replies`, { token: user.token, body: { content: "deeper" } })
+    ).body.data;
     expect(deeper.commentable_id).toBe(reply.comment_id);
     expect((await get(`/api/comments/${top}`)).body.data.reply_count).toBe(1);
     expect((await get(`/api/comments/${reply.comment_id}`)).body.data.reply_count).toBe(1);
@@ -481,18 +522,29 @@ describe("PATCH /api/comments/{comment_id}", () => {
     expect(res.status).toBe(403);
     expect(res.body.code).toBe(204004);
     const early = await newComment(author, { create_time: now() - 5 });
-    expect((await patch(`/api/comments/${early}`, { token: author.token, body: { content: "edit" } })).status).toBe(200);
+    expect((await patch(`/api/comments/${early}`, { token: author.token, body: { content: "edit" } })).status).toBe(
+      200,
+    );
   });
 
   it("lets the author edit, which moves update_time, within the write budget", async () => {
     await allowEdits();
     const author = await createUser();
     const id = await newComment(author);
-    const res = await patch(`/api/comments/${id}`, { token: author.token, query: { include: "user,voting" }, body: { content: "  <i>edited</i> " } });
+    const res = await patch(`/api/comments/${id}`, {
+      token: author.token,
+      query: { include: "user,voting" },
+      body: { content: "  <i>edited</i> " },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
-    expect(res.body.data).toMatchObject({ comment_id: id, content: "<i>edited</i>", create_time: T, relationships: { user: userSummary(author), voting: "" } });
+    expect(res.body.data).toMatchObject({
+      comment_id: id,
+      content: "<i>edited</i>",
+      create_time: T,
+      relationships: { user: userSummary(author), voting: "" },
+    });
     expect(res.body.data.update_time).toBeGreaterThan(T);
   });
 
@@ -573,7 +625,10 @@ describe("GET /api/comments (administrators)", () => {
 
   it("refuses a bad filter with 200001 naming it", async () => {
     const admin = await createAdmin();
-    for (const [name, value] of [["commentable_type", "topic"], ["user_id", "me"]]) {
+    for (const [name, value] of [
+      ["commentable_type", "topic"],
+      ["user_id", "me"],
+    ]) {
       const res = await get("/api/comments", { token: admin.token, query: { [name!]: value } });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(200001);
@@ -597,7 +652,10 @@ describe("GET /api/users/{user_id}/comments and /api/user/comments", () => {
     expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(idsOf(res)).toEqual([reply, comment]);
     expect(res.body.data[1].relationships).toEqual({ user: userSummary(user) });
-    expect(idsOf(await get(`/api/users/${user.user_id}/comments`, { query: { order: "create_time" } }))).toEqual([comment, reply]);
+    expect(idsOf(await get(`/api/users/${user.user_id}/comments`, { query: { order: "create_time" } }))).toEqual([
+      comment,
+      reply,
+    ]);
     const mine = await get("/api/user/comments", { token: user.token });
     expect(mine.status).toBe(200);
     expect(idsOf(mine)).toEqual([reply, comment]);
@@ -620,8 +678,15 @@ describe("the OpenAPI document", () => {
   it("lists the comment routes", async () => {
     const res = await get("/api/openapi.json");
     const paths = res.body.paths as Record<string, Record<string, unknown>>;
-    const routes = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
-    const family = ["questions/{question_id}/comments", "answers/{answer_id}/comments", "articles/{article_id}/comments", "comments/{comment_id}/replies"];
+    const routes = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const family = [
+      "questions/{question_id}/comments",
+      "answers/{answer_id}/comments",
+      "articles/{article_id}/comments",
+      "comments/{comment_id}/replies",
+    ];
     expect(routes).toEqual(
       expect.arrayContaining([
         ...family.flatMap((path) => [`GET /api/${path}`, `POST /api/${path}`]),

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, call, get } from "./helpers/api";
 import { createQuestion, row } from "./helpers/content";
 import { createAdmin, createUser, type TestUser } from "./helpers/factories";
 
@@ -22,7 +22,9 @@ const as = (user: TestUser, i: number, method: string, path: string, body?: unkn
   call(method, path, { token: user.token, body, headers: { "CF-Connecting-IP": `198.51.100.${i + 1}` } });
 
 const count = async (sql: string, ...values: unknown[]) =>
-  (await env.DB.prepare(sql).bind(...values).first<{ n: number }>())!.n;
+  (await env.DB.prepare(sql)
+    .bind(...values)
+    .first<{ n: number }>())!.n;
 
 type Counter =
   | "vote_count"

@@ -8,9 +8,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_RENDERED_BYTES } from "../src/lib/content-limits";
-import { patch, post, type ApiResponse } from "./helpers/api";
-import { MARKDOWN_CORPUS, REAL_DOCUMENTS, wideTable } from "./helpers/content-corpus";
+import { type ApiResponse, patch, post } from "./helpers/api";
 import { createComment, createQuestion, createTopic } from "./helpers/content";
+import { MARKDOWN_CORPUS, REAL_DOCUMENTS, wideTable } from "./helpers/content-corpus";
 import { createAdmin, createUser } from "./helpers/factories";
 
 const TABLES = ["questions", "answers", "articles", "comments"];
@@ -65,7 +65,7 @@ describe("content writes do bounded work whatever their input", () => {
   it("answers the issue's three shapes on POST /api/questions with a 200001, and stores nothing", async () => {
     const author = await createUser();
     const topic = await createTopic();
-    for (const markdown of [wideTable(250), wideTable(1000), "a~ ".repeat(60_000), "- ".repeat(10_000) + "x"]) {
+    for (const markdown of [wideTable(250), wideTable(1000), "a~ ".repeat(60_000), `${"- ".repeat(10_000)}x`]) {
       const res = await write(() => postQuestion(author.token, topic, { content_markdown: markdown }));
       expect(res.body.code).toBe(200001);
     }

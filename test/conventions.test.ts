@@ -6,9 +6,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
-import { JSON_BODY_LIMIT } from "../src/middleware/body";
 import worker from "../src/index";
-import { BASE, call, get, patch, type ApiResponse } from "./helpers/api";
+import { JSON_BODY_LIMIT } from "../src/middleware/body";
+import { type ApiResponse, BASE, call, get, patch } from "./helpers/api";
 import { createAdmin } from "./helpers/factories";
 
 const SERVER_TIMING = /^d1;dur=\d+(\.\d+)?;desc="\d+ round trips"$/;
@@ -23,7 +23,11 @@ async function fetchWorker(request: Request, bindings: Partial<typeof env> = {})
 }
 
 /** The real app with one extra route, for paths no module serves yet. */
-async function requestWithRoute(register: (app: ReturnType<typeof createApp>) => void, path: string, init: RequestInit = {}) {
+async function requestWithRoute(
+  register: (app: ReturnType<typeof createApp>) => void,
+  path: string,
+  init: RequestInit = {},
+) {
   const app = createApp();
   register(app);
   const ctx = createExecutionContext();
@@ -117,7 +121,11 @@ describe("wrong method on a known path", () => {
 describe("request bodies", () => {
   it("refuses malformed JSON with 100006", async () => {
     const admin = await createAdmin();
-    const res = await patch("/api/options", { token: admin.token, rawBody: '{"site_name": ', headers: { "content-type": "application/json" } });
+    const res = await patch("/api/options", {
+      token: admin.token,
+      rawBody: '{"site_name": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(100006);
   });
@@ -237,7 +245,11 @@ describe("CORS", () => {
       await call("DELETE", "/api/options"),
       await patch("/api/options", { body: {} }),
       await patch("/api/options", { token: admin.token, body: { smtp_port: 0 } }),
-      await patch("/api/options", { token: admin.token, rawBody: "{", headers: { "content-type": "application/json" } }),
+      await patch("/api/options", {
+        token: admin.token,
+        rawBody: "{",
+        headers: { "content-type": "application/json" },
+      }),
     ];
     expect(responses.map((r) => r.status)).toEqual([200, 404, 405, 401, 400, 400]);
     for (const res of responses) expectCors(res);
@@ -254,7 +266,9 @@ describe("CORS", () => {
     expect(res.status).toBe(200);
     expect(res.body).toBeNull();
     expectCors(res);
-    const allowed = (res.headers.get("access-control-allow-headers") ?? "").split(",").map((h) => h.trim().toLowerCase());
+    const allowed = (res.headers.get("access-control-allow-headers") ?? "")
+      .split(",")
+      .map((h) => h.trim().toLowerCase());
     expect(allowed).toEqual(expect.arrayContaining(["token", "authorization", "content-type"]));
   });
 
@@ -275,7 +289,11 @@ describe("Server-Timing", () => {
       await call("DELETE", "/api/options"),
       await patch("/api/options", { body: {} }),
       await patch("/api/options", { token: admin.token, body: { smtp_port: 0 } }),
-      await patch("/api/options", { token: admin.token, rawBody: "{", headers: { "content-type": "application/json" } }),
+      await patch("/api/options", {
+        token: admin.token,
+        rawBody: "{",
+        headers: { "content-type": "application/json" },
+      }),
       await call("OPTIONS", "/api/options"),
     ];
     for (const res of responses) expect(res.headers.get("server-timing")).toMatch(SERVER_TIMING);
@@ -333,7 +351,9 @@ describe("GET /api/openapi.json", () => {
     const path = res.body.paths["/api/options"];
     expect(Object.keys(path).sort()).toEqual(["get", "patch"]);
     expect(path.patch.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Options" });
-    expect(path.get.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/Options" });
+    expect(path.get.responses["200"].content["application/json"].schema.properties.data).toEqual({
+      $ref: "#/components/schemas/Options",
+    });
 
     const schema = res.body.components.schemas.Options;
     expect(schema.type).toBe("object");

@@ -40,14 +40,16 @@ for (const [table, id, type] of [
   ["articles", "article_id", "article"],
   ["topics", "topic_id", "topic"],
 ] as const) {
-  checks[`${table}.follower_count`] = `SELECT ${id}, follower_count AS stored, (SELECT count(*) FROM follows f WHERE f.followable_type = '${type}' AND f.followable_id = x.${id}) AS expected FROM ${table} x`;
+  checks[`${table}.follower_count`] =
+    `SELECT ${id}, follower_count AS stored, (SELECT count(*) FROM follows f WHERE f.followable_type = '${type}' AND f.followable_id = x.${id}) AS expected FROM ${table} x`;
 }
 for (const [table, id, type] of [
   ["questions", "question_id", "question"],
   ["answers", "answer_id", "answer"],
   ["articles", "article_id", "article"],
 ] as const) {
-  checks[`${table}.comment_count`] = `SELECT ${id}, comment_count AS stored, (SELECT count(*) FROM comments c WHERE c.commentable_type = '${type}' AND c.commentable_id = x.${id} AND c.delete_time = 0) AS expected FROM ${table} x`;
+  checks[`${table}.comment_count`] =
+    `SELECT ${id}, comment_count AS stored, (SELECT count(*) FROM comments c WHERE c.commentable_type = '${type}' AND c.commentable_id = x.${id} AND c.delete_time = 0) AS expected FROM ${table} x`;
 }
 for (const [table, id, type] of [
   ["questions", "question_id", "question"],
@@ -55,10 +57,14 @@ for (const [table, id, type] of [
   ["articles", "article_id", "article"],
   ["comments", "comment_id", "comment"],
 ] as const) {
-  const votes = (filter: string) => `(SELECT count(*) FROM votes v WHERE v.votable_type = '${type}' AND v.votable_id = x.${id}${filter})`;
-  checks[`${table}.vote_up_count`] = `SELECT ${id}, vote_up_count AS stored, ${votes(" AND v.type = 'up'")} AS expected FROM ${table} x`;
-  checks[`${table}.vote_down_count`] = `SELECT ${id}, vote_down_count AS stored, ${votes(" AND v.type = 'down'")} AS expected FROM ${table} x`;
-  checks[`${table}.vote_count`] = `SELECT ${id}, vote_count AS stored, ${votes(" AND v.type = 'up'")} - ${votes(" AND v.type = 'down'")} AS expected FROM ${table} x`;
+  const votes = (filter: string) =>
+    `(SELECT count(*) FROM votes v WHERE v.votable_type = '${type}' AND v.votable_id = x.${id}${filter})`;
+  checks[`${table}.vote_up_count`] =
+    `SELECT ${id}, vote_up_count AS stored, ${votes(" AND v.type = 'up'")} AS expected FROM ${table} x`;
+  checks[`${table}.vote_down_count`] =
+    `SELECT ${id}, vote_down_count AS stored, ${votes(" AND v.type = 'down'")} AS expected FROM ${table} x`;
+  checks[`${table}.vote_count`] =
+    `SELECT ${id}, vote_count AS stored, ${votes(" AND v.type = 'up'")} - ${votes(" AND v.type = 'down'")} AS expected FROM ${table} x`;
 }
 
 async function drifts(): Promise<Record<string, unknown[]>> {
@@ -71,7 +77,13 @@ async function drifts(): Promise<Record<string, unknown[]>> {
 }
 
 type Kind = "question" | "answer" | "article" | "comment" | "topic";
-const plural: Record<Kind, string> = { question: "questions", answer: "answers", article: "articles", comment: "comments", topic: "topics" };
+const plural: Record<Kind, string> = {
+  question: "questions",
+  answer: "answers",
+  article: "articles",
+  comment: "comments",
+  topic: "topics",
+};
 
 describe("counters", () => {
   it.each([1, 2, 3])("equal COUNT(*) of what readers see after a random sequence of writes (seed %i)", async (seed) => {
@@ -86,25 +98,62 @@ describe("counters", () => {
       if (res.body.code === 0 && id) pools[kind].push(id);
     };
     for (let i = 0; i < 3; i++) {
-      created("topic", await post("/api/topics", { token: admin.token, body: { name: `topic${seed}x${i}`, description: "d" } }));
+      created(
+        "topic",
+        await post("/api/topics", { token: admin.token, body: { name: `topic${seed}x${i}`, description: "d" } }),
+      );
     }
-    const topicIds = () => [...new Set([pick(pools.topic), pick(pools.topic)].filter((t): t is number => t !== undefined))];
+    const topicIds = () => [
+      ...new Set([pick(pools.topic), pick(pools.topic)].filter((t): t is number => t !== undefined)),
+    ];
 
     const operations: (() => Promise<unknown>)[] = [
-      async () => created("question", await post("/api/questions", { token: pick(people)!.token, body: { title: "Question title", content_markdown: "body", topic_ids: topicIds() } })),
-      async () => created("article", await post("/api/articles", { token: pick(people)!.token, body: { title: "Article title", content_markdown: "body", topic_ids: topicIds() } })),
+      async () =>
+        created(
+          "question",
+          await post("/api/questions", {
+            token: pick(people)!.token,
+            body: { title: "Question title", content_markdown: "body", topic_ids: topicIds() },
+          }),
+        ),
+      async () =>
+        created(
+          "article",
+          await post("/api/articles", {
+            token: pick(people)!.token,
+            body: { title: "Article title", content_markdown: "body", topic_ids: topicIds() },
+          }),
+        ),
       async () => {
         const q = pick(pools.question);
-        if (q) created("answer", await post(`/api/questions/${q}/answers`, { token: pick(people)!.token, body: { content_markdown: "an answer" } }));
+        if (q)
+          created(
+            "answer",
+            await post(`/api/questions/${q}/answers`, {
+              token: pick(people)!.token,
+              body: { content_markdown: "an answer" },
+            }),
+          );
       },
       async () => {
         const kind = pick(["question", "answer", "article"] as const)!;
         const id = pick(pools[kind]);
-        if (id) created("comment", await post(`/api/${plural[kind]}/${id}/comments`, { token: pick(people)!.token, body: { content: "a comment" } }));
+        if (id)
+          created(
+            "comment",
+            await post(`/api/${plural[kind]}/${id}/comments`, {
+              token: pick(people)!.token,
+              body: { content: "a comment" },
+            }),
+          );
       },
       async () => {
         const id = pick(pools.comment);
-        if (id) created("comment", await post(`/api/comments/${id}/replies`, { token: pick(people)!.token, body: { content: "a reply" } }));
+        if (id)
+          created(
+            "comment",
+            await post(`/api/comments/${id}/replies`, { token: pick(people)!.token, body: { content: "a reply" } }),
+          );
       },
       async () => {
         const kind = pick(["question", "answer", "article", "comment"] as const)!;
@@ -119,7 +168,9 @@ describe("counters", () => {
         const id = kind === "user" ? pick(people)!.user_id : pick(pools[kind]);
         if (!id) return;
         const method = random() < 0.3 ? "DELETE" : "POST";
-        await call(method, `/api/${kind === "user" ? "users" : plural[kind]}/${id}/followers`, { token: pick(people)!.token });
+        await call(method, `/api/${kind === "user" ? "users" : plural[kind]}/${id}/followers`, {
+          token: pick(people)!.token,
+        });
       },
       async () => {
         const q = pick(pools.question);
@@ -128,7 +179,8 @@ describe("counters", () => {
       async () => {
         const kind = pick(["question", "answer", "article", "comment", "topic"] as const)!;
         const id = pick(pools[kind]);
-        if (id) await post(`/api/${plural[kind]}/${id}/${random() < 0.6 ? "trash" : "untrash"}`, { token: admin.token });
+        if (id)
+          await post(`/api/${plural[kind]}/${id}/${random() < 0.6 ? "trash" : "untrash"}`, { token: admin.token });
       },
       async () => {
         if (random() < 0.5) return;
@@ -146,9 +198,11 @@ describe("counters", () => {
 
   it("notices a counter that drifted (the check itself can fail)", async () => {
     const user = await createUser();
-    await post("/api/users/" + user.user_id + "/followers", { token: (await createUser()).token });
+    await post(`/api/users/${user.user_id}/followers`, { token: (await createUser()).token });
     expect(await drifts()).toEqual({});
-    await env.DB.prepare("UPDATE users SET follower_count = follower_count + 1 WHERE user_id = ?").bind(user.user_id).run();
+    await env.DB.prepare("UPDATE users SET follower_count = follower_count + 1 WHERE user_id = ?")
+      .bind(user.user_id)
+      .run();
     expect(Object.keys(await drifts())).toEqual(["users.follower_count"]);
   });
 });

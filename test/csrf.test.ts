@@ -8,10 +8,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
+import { picture } from "./fixtures/pictures";
 import { BASE, call, get, post } from "./helpers/api";
 import { createQuestion, createTopic } from "./helpers/content";
 import { createUser, type TestUser } from "./helpers/factories";
-import { picture } from "./fixtures/pictures";
 
 const EVIL = "https://evil.example";
 const JSON_TYPE = "application/json";
@@ -118,7 +118,10 @@ describe("cookie-authenticated writes from trusted pages", () => {
   it("accepts Sec-Fetch-Site same-origin and none, even with `Origin: null`", async () => {
     const user = await createUser();
     const topic = await createTopic();
-    for (const [site, title] of [["same-origin", "one"], ["none", "two"]] as const) {
+    for (const [site, title] of [
+      ["same-origin", "one"],
+      ["none", "two"],
+    ] as const) {
       const res = await askWithCookie(user, topic, { "sec-fetch-site": site, origin: "null" }, title);
       expect(res.status).toBe(200);
     }

@@ -28,7 +28,11 @@ describe("POST /api/emails", () => {
     const res = await send(admin.token, message(recipients));
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toEqual({ email: recipients, subject: "Site news", content: "<p>Hello <strong>all</strong></p>" });
+    expect(res.body.data).toEqual({
+      email: recipients,
+      subject: "Site news",
+      content: "<p>Hello <strong>all</strong></p>",
+    });
     // Authentication is the route's only D1 round trip.
     expect(res.roundTrips).toBe(1);
     for (const to of recipients) {
@@ -38,7 +42,8 @@ describe("POST /api/emails", () => {
       const [mail] = mails;
       expect(mail?.to).toEqual([to]);
       expect(mail?.headers.to).toContain(to);
-      for (const other of recipients.filter((r) => r !== to)) expect(JSON.stringify(mail?.headers)).not.toContain(other);
+      for (const other of recipients.filter((r) => r !== to))
+        expect(JSON.stringify(mail?.headers)).not.toContain(other);
       expect(mail?.subject).toBe("Site news");
       expect(mail?.body).toContain("<p>Hello <strong>all</strong></p>");
     }
@@ -139,7 +144,10 @@ describe("POST /api/emails", () => {
     const [a, b] = [address(), address()];
     const res = await send(admin.token, message([a, b]));
     expect(res.status).toBe(200);
-    expect(log.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringContaining(a), expect.stringContaining(b)]);
+    expect(log.mock.calls.map((call) => String(call[0]))).toEqual([
+      expect.stringContaining(a),
+      expect.stringContaining(b),
+    ]);
     expect(await mailsSoFar(a)).toHaveLength(0);
   });
 
@@ -172,12 +180,15 @@ describe("sendToEach", () => {
     const tried: string[] = [];
     const failing = async (to: string) => {
       tried.push(to);
-      if (to === "c@x.test") throw new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: "550 mailbox unavailable" } });
+      if (to === "c@x.test")
+        throw new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: "550 mailbox unavailable" } });
     };
     const error = await sendToEach(["a@x.test", "b@x.test", "c@x.test", "d@x.test"], failing).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe(200002);
-    expect((error as ApiError).extra?.extra_message).toBe("2 of 4 mails sent; sending to c@x.test failed: 550 mailbox unavailable");
+    expect((error as ApiError).extra?.extra_message).toBe(
+      "2 of 4 mails sent; sending to c@x.test failed: 550 mailbox unavailable",
+    );
     expect(tried).toEqual(["a@x.test", "b@x.test", "c@x.test"]);
   });
 });

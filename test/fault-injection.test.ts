@@ -5,14 +5,14 @@
  * never half a write, such as a question without its topic links or its author's question_count.
  */
 import { describe, expect, it } from "vitest";
-import { call, post, type ApiResponse, type RequestOptions } from "./helpers/api";
+import { picture } from "./fixtures/pictures";
+import { type ApiResponse, call, post, type RequestOptions } from "./helpers/api";
 import { createTopic } from "./helpers/content";
-import { DEFAULT_PASSWORD, uniqueName } from "./helpers/factories";
 import { changedTables, comparable, restore, snapshot } from "./helpers/db-state";
+import { DEFAULT_PASSWORD, uniqueName } from "./helpers/factories";
 import { faultyEnv } from "./helpers/faulty-db";
 import { codeFromMail } from "./helpers/mailbox";
-import { documentAtCollection, fillPath, operations, sampleBody, type Access } from "./helpers/openapi-doc";
-import { picture } from "./fixtures/pictures";
+import { type Access, documentAtCollection, fillPath, operations, sampleBody } from "./helpers/openapi-doc";
 import { buildWorld, type World } from "./helpers/world";
 
 const doc = await documentAtCollection();

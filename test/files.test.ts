@@ -6,15 +6,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Photon } from "../src/lib/images/photon";
 import { IMMUTABLE } from "../src/lib/storage";
+import { decoded, fetchFile, picture } from "./fixtures/pictures";
 import { BASE, get, post } from "./helpers/api";
 import { createUser, setOptions } from "./helpers/factories";
-import { decoded, fetchFile, picture } from "./fixtures/pictures";
 
 const PATH = "image/2026-11/22/ab/ab0123456789abcdef0123456789abcd.png";
 
 async function storePicture(path = PATH) {
   const bytes = picture("png", 40, 30);
-  const object = await env.BUCKET.put(path, bytes, { httpMetadata: { contentType: "image/png", cacheControl: IMMUTABLE } });
+  const object = await env.BUCKET.put(path, bytes, {
+    httpMetadata: { contentType: "image/png", cacheControl: IMMUTABLE },
+  });
   return { bytes, etag: object!.httpEtag };
 }
 
@@ -80,7 +82,9 @@ describe("GET /upload/{path}", () => {
     expect(thumb.res.headers.get("content-type")).toBe("image/jpeg");
     expect(decoded(thumb.bytes)).toEqual({ type: "jpeg", width: 132, height: 88 });
     const etag = thumb.res.headers.get("etag") as string;
-    expect((await fetchFile(uploaded.body.data.urls.thumb, { headers: { "if-none-match": etag } })).res.status).toBe(304);
+    expect((await fetchFile(uploaded.body.data.urls.thumb, { headers: { "if-none-match": etag } })).res.status).toBe(
+      304,
+    );
   });
 });
 

@@ -6,10 +6,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { follow, followTargets, unfollow } from "../src/behaviours/followable";
 import { createDb, D1Meter } from "../src/db/client";
-import { ApiError } from "../src/lib/errors";
+import type { ApiError } from "../src/lib/errors";
 import { now } from "../src/lib/time";
 import { del, get, post } from "./helpers/api";
-import { createAdmin, createUser, uniqueName, type TestUser } from "./helpers/factories";
+import { createAdmin, createUser, type TestUser, uniqueName } from "./helpers/factories";
 
 const ALL_INCLUDES = "is_me,is_following,is_followed";
 
@@ -23,7 +23,9 @@ async function disableInDb(user: TestUser): Promise<void> {
 
 /** A follow row with a chosen time, straight into D1 (counters untouched): for list order tests. */
 async function followAt(follower: { user_id: number }, followee: { user_id: number }, time: number): Promise<void> {
-  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)")
+  await env.DB.prepare(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)",
+  )
     .bind(follower.user_id, followee.user_id, time)
     .run();
 }
@@ -69,7 +71,10 @@ describe("POST /api/users/{user_id}/followers", () => {
     expect(await counters(target)).toEqual({ follower_count: 1, followee_count: 0 });
     expect(await counters(user)).toEqual({ follower_count: 0, followee_count: 1 });
 
-    const seen = await get(`/api/users/${target.user_id}`, { token: user.token, query: { include: "is_following,is_followed" } });
+    const seen = await get(`/api/users/${target.user_id}`, {
+      token: user.token,
+      query: { include: "is_following,is_followed" },
+    });
     expect(seen.body.data.relationships).toEqual({ is_following: true, is_followed: false });
     // Follows do not change update_time (DECISIONS.md, content).
     const admin = await createAdmin();
@@ -272,14 +277,17 @@ describe("GET /api/users/{user_id}/followers", () => {
     await post(followers(friend), { token: me.token });
     await post(followers(me), { token: fan.token });
     const res = await get(followers(target), { token: me.token, query: { include: ALL_INCLUDES } });
-    const rel = Object.fromEntries(res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]));
+    const rel = Object.fromEntries(
+      res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]),
+    );
     expect(rel).toEqual({
       [me.user_id]: { is_me: true, is_following: false, is_followed: false },
       [friend.user_id]: { is_me: false, is_following: true, is_followed: false },
       [fan.user_id]: { is_me: false, is_following: false, is_followed: true },
     });
     const anonymous = await get(followers(target), { query: { include: ALL_INCLUDES } });
-    for (const user of anonymous.body.data) expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
+    for (const user of anonymous.body.data)
+      expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
   });
 
   it("holds the read budget for a page of 100 with every include", async () => {
@@ -288,12 +296,18 @@ describe("GET /api/users/{user_id}/followers", () => {
     const time = now();
     const statements = [];
     for (let i = 0; i < 110; i++) {
-      const fan = await env.DB.prepare("INSERT INTO users (username, email, password) VALUES (?, ?, '') RETURNING user_id")
+      const fan = await env.DB.prepare(
+        "INSERT INTO users (username, email, password) VALUES (?, ?, '') RETURNING user_id",
+      )
         .bind(`fan${i}`, `fan${i}@example.test`)
         .first<{ user_id: number }>();
       statements.push(
-        env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)").bind(fan!.user_id, target.user_id, time),
-        env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)").bind(me.user_id, fan!.user_id, time),
+        env.DB.prepare(
+          "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)",
+        ).bind(fan!.user_id, target.user_id, time),
+        env.DB.prepare(
+          "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)",
+        ).bind(me.user_id, fan!.user_id, time),
       );
     }
     await env.DB.batch(statements);
@@ -301,7 +315,8 @@ describe("GET /api/users/{user_id}/followers", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body.pagination.total).toBe(110);
-    for (const user of res.body.data) expect(user.relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
+    for (const user of res.body.data)
+      expect(user.relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
@@ -338,7 +353,9 @@ describe("GET /api/users/{user_id}/followees", () => {
     await post(followers(other), { token: me.token });
     await post(followers(me), { token: other.token });
     const res = await get(followees(me), { token: me.token, query: { include: ALL_INCLUDES, per_page: 100 } });
-    expect(res.body.data.map((u: { relationships: unknown }) => u.relationships)).toEqual([{ is_me: false, is_following: true, is_followed: true }]);
+    expect(res.body.data.map((u: { relationships: unknown }) => u.relationships)).toEqual([
+      { is_me: false, is_following: true, is_followed: true },
+    ]);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
@@ -366,7 +383,10 @@ describe.each([
     const [a, b] = [await createUser(), await createUser()];
     const stranger = await createUser();
     const time = now();
-    for (const [other, at] of [[a, time - 20], [b, time - 10]] as const) {
+    for (const [other, at] of [
+      [a, time - 20],
+      [b, time - 10],
+    ] as const) {
       if (kind === "followers") await followAt(other, me, at);
       else await followAt(me, other, at);
     }
@@ -387,17 +407,34 @@ describe.each([
 
 /** The behaviour for the types the content routes will mount: each type's table, counters and not-found error. */
 describe.each([
-  ["question", "INSERT INTO questions (user_id, title) VALUES (?1, ?2) RETURNING question_id AS id", "following_question_count", 202001],
-  ["article", "INSERT INTO articles (user_id, title) VALUES (?1, ?2) RETURNING article_id AS id", "following_article_count", 206001],
+  [
+    "question",
+    "INSERT INTO questions (user_id, title) VALUES (?1, ?2) RETURNING question_id AS id",
+    "following_question_count",
+    202001,
+  ],
+  [
+    "article",
+    "INSERT INTO articles (user_id, title) VALUES (?1, ?2) RETURNING article_id AS id",
+    "following_article_count",
+    206001,
+  ],
   ["topic", "INSERT INTO topics (name) VALUES (?2) RETURNING topic_id AS id", "following_topic_count", 205001],
 ] as const)("following a %s", (type, insert, counter, notFound) => {
   const target = followTargets[type];
   const table = `${type}s`;
   const db = () => createDb(env.DB, new D1Meter());
-  const create = async (userId: number) => (await env.DB.prepare(insert).bind(userId, uniqueName(type)).first<number>("id"))!;
-  const userCounter = async (userId: number) => env.DB.prepare(`SELECT ${counter} AS n FROM users WHERE user_id = ?`).bind(userId).first<number>("n");
-  const itemCounter = async (id: number) => env.DB.prepare(`SELECT follower_count AS n FROM ${table} WHERE ${type}_id = ?`).bind(id).first<number>("n");
-  const codeOf = (promise: Promise<unknown>) => promise.then(() => 0, (error: ApiError) => error.code);
+  const create = async (userId: number) =>
+    (await env.DB.prepare(insert).bind(userId, uniqueName(type)).first<number>("id"))!;
+  const userCounter = async (userId: number) =>
+    env.DB.prepare(`SELECT ${counter} AS n FROM users WHERE user_id = ?`).bind(userId).first<number>("n");
+  const itemCounter = async (id: number) =>
+    env.DB.prepare(`SELECT follower_count AS n FROM ${table} WHERE ${type}_id = ?`).bind(id).first<number>("n");
+  const codeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 0,
+      (error: ApiError) => error.code,
+    );
 
   it("counts a follow once on both sides and an unfollow back to 0, in one round trip each", async () => {
     const user = await createUser();

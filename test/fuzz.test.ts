@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { call } from "./helpers/api";
-import { documentAtCollection, fillPath, operations, resolve, type Json, type Operation } from "./helpers/openapi-doc";
+import { documentAtCollection, fillPath, type Json, type Operation, operations, resolve } from "./helpers/openapi-doc";
 import { buildWorld, pathValue, type World } from "./helpers/world";
 
 const doc = await documentAtCollection();
@@ -34,8 +34,7 @@ function fromSchema(schema: Json, depth = 0): fc.Arbitrary<Json> {
   if (s.enum) typed = fc.constantFrom(...(s.enum as Json[]));
   else if (s.anyOf || s.oneOf) {
     typed = fc.oneof(...((s.anyOf ?? s.oneOf) as Json[]).map((option) => fromSchema(option, depth + 1)));
-  }
-  else if (s.type === "string") {
+  } else if (s.type === "string") {
     typed = fc.oneof(
       fc.string({ maxLength: (s.maxLength ?? 20) + 2 }),
       fc.string({ unit: "grapheme", maxLength: 30 }),

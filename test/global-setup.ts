@@ -21,12 +21,17 @@ function decodeWords(value: string): string {
   return value.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_m, _charset, enc: string, text: string) =>
     enc.toUpperCase() === "B"
       ? Buffer.from(text, "base64").toString("utf8")
-      : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
+      : Buffer.from(
+          text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
+          "latin1",
+        ).toString("utf8"),
   );
 }
 
 function decodeQuotedPrintable(text: string): string {
-  const bytes = text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const bytes = text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 

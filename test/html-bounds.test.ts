@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "../src/lib/content-limits";
-import { post, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, post } from "./helpers/api";
 import { createTopic } from "./helpers/content";
 import { createAdmin, type TestUser } from "./helpers/factories";
 import { TAG_LIMIT } from "./helpers/hostile-html";
@@ -56,7 +56,12 @@ describe("HTML input over a bound is refused before conversion", () => {
   it(`refuses more than ${TAG_LIMIT} tags, whatever their nesting`, async () => {
     await expectRefused("<p>x".repeat(TAG_LIMIT + 1), `${TAG_LIMIT} HTML tags`);
     await expectRefused("<!-- c -->x".repeat(TAG_LIMIT + 1), `${TAG_LIMIT} HTML tags`);
-    for (const [open, close] of [["<div>", "</div>"], ["<ul><li>", ""], ["<blockquote>", ""], ["<b><i>", ""]]) {
+    for (const [open, close] of [
+      ["<div>", "</div>"],
+      ["<ul><li>", ""],
+      ["<blockquote>", ""],
+      ["<b><i>", ""],
+    ]) {
       await expectRefused(`${open!.repeat(10_000)}x${close!.repeat(10_000)}`, `${TAG_LIMIT} HTML tags`);
     }
   });
@@ -73,7 +78,10 @@ describe("HTML input within the bounds converts with bounded output", () => {
     expect(content_markdown).toBe("deep");
     expect(content_rendered).toBe("<p>deep</p>");
     // Lists and quotes that deep convert to markdown nested deeper than the markdown path takes.
-    for (const [open, close] of [["<ul><li>", "</li></ul>"], ["<blockquote>", "</blockquote>"]]) {
+    for (const [open, close] of [
+      ["<ul><li>", "</li></ul>"],
+      ["<blockquote>", "</blockquote>"],
+    ]) {
       await expectRefused(`${open!.repeat(TAG_LIMIT / 2)}deep${close!.repeat(TAG_LIMIT / 2)}`, "nests");
     }
   });

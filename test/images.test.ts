@@ -19,15 +19,21 @@ import {
   storeImageSet,
   variantPath,
 } from "../src/lib/storage";
-import { BASE, del, get, patch, post, type ApiResponse } from "./helpers/api";
+import { alphaWebp, animatedGif, lossyWebp, progressiveJpeg } from "./fixtures/images";
+import { decoded, fetchFile, picture, storedKeys } from "./fixtures/pictures";
+import { type ApiResponse, BASE, del, get, patch, post } from "./helpers/api";
 import { createAnswer, createArticle, createQuestion } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
-import { animatedGif, alphaWebp, lossyWebp, progressiveJpeg } from "./fixtures/images";
-import { decoded, fetchFile, picture, storedKeys } from "./fixtures/pictures";
 
 const MiB = 1024 * 1024;
 
-async function upload(user: TestUser | null, bytes: Uint8Array, filename = "picture.png", type = "image/png", field = "image"): Promise<ApiResponse> {
+async function upload(
+  user: TestUser | null,
+  bytes: Uint8Array,
+  filename = "picture.png",
+  type = "image/png",
+  field = "image",
+): Promise<ApiResponse> {
   const form = new FormData();
   form.append(field, new File([bytes], filename, { type }));
   return post("/api/images", { token: user?.token, rawBody: form });
@@ -35,17 +41,30 @@ async function upload(user: TestUser | null, bytes: Uint8Array, filename = "pict
 
 /** The three URLs of a record with the R2 keys they name. */
 function pathsOf(urls: Record<"original" | "thumb" | "release", string>) {
-  return Object.fromEntries(Object.entries(urls).map(([size, url]) => [size, url.slice(`${BASE}/upload/`.length)])) as Record<
-    "original" | "thumb" | "release",
-    string
-  >;
+  return Object.fromEntries(
+    Object.entries(urls).map(([size, url]) => [size, url.slice(`${BASE}/upload/`.length)]),
+  ) as Record<"original" | "thumb" | "release", string>;
 }
 
 /** An image row straight into D1, for list, rename and delete tests that need no pixels. */
-async function insertImage(userId: number, fields: { key?: string; create_time?: number; item_type?: string; item_id?: number } = {}) {
+async function insertImage(
+  userId: number,
+  fields: { key?: string; create_time?: number; item_type?: string; item_id?: number } = {},
+) {
   const key = fields.key ?? `${crypto.randomUUID().replaceAll("-", "")}.png`;
-  await env.DB.prepare("INSERT INTO images (key, filename, width, height, create_time, item_type, item_id, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-    .bind(key, "a.png", 10, 20, fields.create_time ?? 1_700_000_000, fields.item_type ?? null, fields.item_id ?? 0, userId)
+  await env.DB.prepare(
+    "INSERT INTO images (key, filename, width, height, create_time, item_type, item_id, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(
+      key,
+      "a.png",
+      10,
+      20,
+      fields.create_time ?? 1_700_000_000,
+      fields.item_type ?? null,
+      fields.item_id ?? 0,
+      userId,
+    )
     .run();
   return key;
 }
@@ -61,14 +80,29 @@ interface Case {
   ext: string;
 }
 
-const release = (width: number, height: number) => (width > 702 ? [702, Math.round((height * 702) / width)] : [width, height]);
+const release = (width: number, height: number) =>
+  width > 702 ? [702, Math.round((height * 702) / width)] : [width, height];
 
 const CASES: Case[] = [
   { name: "a PNG", bytes: () => picture("png", 1600, 1200), width: 1600, height: 1200, type: "png", ext: "png" },
   { name: "a JPEG", bytes: () => picture("jpeg", 1600, 1200), width: 1600, height: 1200, type: "jpeg", ext: "jpg" },
-  { name: "a lossless WebP", bytes: () => picture("webp", 1000, 700), width: 1000, height: 700, type: "webp", ext: "webp" },
+  {
+    name: "a lossless WebP",
+    bytes: () => picture("webp", 1000, 700),
+    width: 1000,
+    height: 700,
+    type: "webp",
+    ext: "webp",
+  },
   { name: "a lossy WebP", bytes: () => lossyWebp.bytes, width: 900, height: 600, type: "webp", ext: "webp" },
-  { name: "a WebP with alpha (narrower than 702)", bytes: () => alphaWebp.bytes, width: 300, height: 200, type: "webp", ext: "webp" },
+  {
+    name: "a WebP with alpha (narrower than 702)",
+    bytes: () => alphaWebp.bytes,
+    width: 300,
+    height: 200,
+    type: "webp",
+    ext: "webp",
+  },
   { name: "an animated GIF", bytes: () => animatedGif.bytes, width: 800, height: 450, type: "gif", ext: "gif" },
 ];
 
@@ -81,7 +115,14 @@ describe("POST /api/images", () => {
       expect(res.status).toBe(200);
       expect(res.body.code).toBe(0);
       const image = res.body.data;
-      expect(image).toMatchObject({ filename: `holiday.${ext}`, width, height, item_type: null, item_id: 0, user_id: user.user_id });
+      expect(image).toMatchObject({
+        filename: `holiday.${ext}`,
+        width,
+        height,
+        item_type: null,
+        item_id: 0,
+        user_id: user.user_id,
+      });
       expect(image.key).toMatch(new RegExp(`^[0-9a-f]{32}_${ext}$`));
       expect(Math.abs(image.create_time - Date.now() / 1000)).toBeLessThan(60);
       expect(res.roundTrips).toBeLessThanOrEqual(3);
@@ -89,7 +130,11 @@ describe("POST /api/images", () => {
       const key = image.key.replace(`_${ext}`, `.${ext}`);
       const day = new Date(image.create_time * 1000).toISOString();
       const original = `image/${day.slice(0, 7)}/${day.slice(8, 10)}/${key.slice(0, 2)}/${key}`;
-      expect(pathsOf(image.urls)).toEqual({ original, thumb: variantPath(original, "thumb"), release: variantPath(original, "release") });
+      expect(pathsOf(image.urls)).toEqual({
+        original,
+        thumb: variantPath(original, "thumb"),
+        release: variantPath(original, "release"),
+      });
       expect(image.urls.thumb).toBe(`${BASE}/upload/${original.replace(`.${ext}`, `_thumb.${ext}`)}`);
 
       const expected = { original: [width, height], thumb: [132, 88], release: release(width, height) };
@@ -104,7 +149,14 @@ describe("POST /api/images", () => {
         expect([servedType, w, h], size).toEqual([type, ...expected[size]]);
       }
       expect(await storedKeys()).toHaveLength(3);
-      expect(await imageRow(key)).toMatchObject({ filename: `holiday.${ext}`, width, height, user_id: user.user_id, item_id: 0, item_type: null });
+      expect(await imageRow(key)).toMatchObject({
+        filename: `holiday.${ext}`,
+        width,
+        height,
+        user_id: user.user_id,
+        item_id: 0,
+        item_type: null,
+      });
     });
   });
 
@@ -177,7 +229,9 @@ describe("POST /api/images", () => {
   it("refuses a streamed body with no Content-Length once it passes the limit", async () => {
     const user = await createUser();
     const boundary = "----limit";
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     const chunk = new Uint8Array(MiB);
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -241,7 +295,9 @@ describe("POST /api/images", () => {
     await setOptions({ storage_url: "https://files.example.test/cdn/" });
     const user = await createUser();
     const res = await upload(user, picture("png", 30, 20));
-    expect(res.body.data.urls.original).toMatch(/^https:\/\/files\.example\.test\/cdn\/image\/\d{4}-\d{2}\/\d{2}\/[0-9a-f]{2}\/[0-9a-f]{32}\.png$/);
+    expect(res.body.data.urls.original).toMatch(
+      /^https:\/\/files\.example\.test\/cdn\/image\/\d{4}-\d{2}\/\d{2}\/[0-9a-f]{2}\/[0-9a-f]{32}\.png$/,
+    );
   });
 });
 
@@ -253,7 +309,13 @@ describe("GET /api/images/{key}", () => {
     for (const form of [`${name}_${ext}`, key]) {
       const res = await get(`/api/images/${form}`, { token: user.token });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ key: `${name}_${ext}`, filename: "a.png", width: 10, height: 20, user_id: user.user_id });
+      expect(res.body.data).toMatchObject({
+        key: `${name}_${ext}`,
+        filename: "a.png",
+        width: 10,
+        height: 20,
+        user_id: user.user_id,
+      });
       expect(res.body.data.relationships).toBeUndefined();
       expect(res.roundTrips).toBeLessThanOrEqual(2);
     }
@@ -270,10 +332,23 @@ describe("GET /api/images/{key}", () => {
     const onTrashed = await insertImage(user.user_id, { item_type: "article", item_id: trashed });
     const onAnswer = await insertImage(user.user_id, { item_type: "answer", item_id: answer });
 
-    const res = await get(`/api/images/${onQuestion}`, { query: { include: "user,question,answer,article,nonsense" }, token: user.token });
+    const res = await get(`/api/images/${onQuestion}`, {
+      query: { include: "user,question,answer,article,nonsense" },
+      token: user.token,
+    });
     expect(res.body.data.relationships).toEqual({
-      user: { user_id: user.user_id, username: user.username, headline: expect.any(String), avatar: expect.objectContaining({ original: expect.any(String) }) },
-      question: { question_id: question, title: "Where is it?", create_time: expect.any(Number), update_time: expect.any(Number) },
+      user: {
+        user_id: user.user_id,
+        username: user.username,
+        headline: expect.any(String),
+        avatar: expect.objectContaining({ original: expect.any(String) }),
+      },
+      question: {
+        question_id: question,
+        title: "Where is it?",
+        create_time: expect.any(Number),
+        update_time: expect.any(Number),
+      },
       answer: null,
       article: null,
     });
@@ -281,7 +356,11 @@ describe("GET /api/images/{key}", () => {
     const trashedItem = await get(`/api/images/${onTrashed}`, { query: { include: "article" } });
     expect(trashedItem.body.data.relationships).toEqual({ article: null });
     const answered = await get(`/api/images/${onAnswer}`, { query: { include: "answer" } });
-    expect(answered.body.data.relationships.answer).toMatchObject({ answer_id: answer, question_id: question, content_summary: "Here it is" });
+    expect(answered.body.data.relationships.answer).toMatchObject({
+      answer_id: answer,
+      question_id: question,
+      content_summary: "Here it is",
+    });
   });
 
   it("answers 200005 for an unknown key", async () => {
@@ -335,7 +414,10 @@ describe("PATCH /api/images/{key}", () => {
   it("lets an administrator rename an image, in both key forms", async () => {
     const admin = await createAdmin();
     const key = await insertImage(admin.user_id);
-    const res = await patch(`/api/images/${key.replace(".", "_")}`, { token: admin.token, body: { filename: "  <i>new</i> name.png " } });
+    const res = await patch(`/api/images/${key.replace(".", "_")}`, {
+      token: admin.token,
+      body: { filename: "  <i>new</i> name.png " },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ key: key.replace(".", "_"), filename: "new name.png" });
     expect(res.roundTrips).toBeLessThanOrEqual(3);
@@ -351,7 +433,10 @@ describe("PATCH /api/images/{key}", () => {
     const empty = await patch(`/api/images/${key}`, { token: admin.token, body: { filename: " <b></b> " } });
     expect(empty.body.code).toBe(200001);
     expect(empty.body.errors).toHaveProperty("filename");
-    expect((await patch("/api/images/0123456789abcdef0123456789abcdef_png", { token: admin.token, body: { filename: "x" } })).body.code).toBe(200005);
+    expect(
+      (await patch("/api/images/0123456789abcdef0123456789abcdef_png", { token: admin.token, body: { filename: "x" } }))
+        .body.code,
+    ).toBe(200005);
     expect((await patch(`/api/images/${key}`, { token: user.token, body: { filename: "x" } })).body.code).toBe(201002);
     expect((await patch(`/api/images/${key}`, { body: { filename: "x" } })).body.code).toBe(201001);
   });
@@ -411,7 +496,13 @@ describe("DELETE /api/images/{key}", () => {
 
 describe("image library", () => {
   it("tells types by their bytes and reads sizes from headers", () => {
-    expect(sniffImage(picture("png", 31, 17))).toMatchObject({ type: "png", ext: "png", mime: "image/png", width: 31, height: 17 });
+    expect(sniffImage(picture("png", 31, 17))).toMatchObject({
+      type: "png",
+      ext: "png",
+      mime: "image/png",
+      width: 31,
+      height: 17,
+    });
     expect(sniffImage(picture("jpeg", 31, 17))).toMatchObject({ type: "jpeg", ext: "jpg", width: 31, height: 17 });
     expect(sniffImage(picture("webp", 31, 17))).toMatchObject({ type: "webp", width: 31, height: 17 }); // VP8L
     expect(sniffImage(lossyWebp.bytes)).toMatchObject({ type: "webp", width: 900, height: 600 }); // VP8
@@ -426,8 +517,14 @@ describe("image library", () => {
   it("plans crops and shrinks as the reference does", () => {
     const thumb = { name: "thumb", width: 132, height: 88 };
     const wide = { name: "release", width: 702, height: 0 };
-    expect(geometryOf(1600, 1200, thumb)).toEqual({ scale: { width: 132, height: 99 }, crop: { x: 0, y: 5, width: 132, height: 88 } });
-    expect(geometryOf(1600, 1200, wide)).toEqual({ scale: { width: 702, height: 527 }, crop: { x: 0, y: 0, width: 702, height: 527 } });
+    expect(geometryOf(1600, 1200, thumb)).toEqual({
+      scale: { width: 132, height: 99 },
+      crop: { x: 0, y: 5, width: 132, height: 88 },
+    });
+    expect(geometryOf(1600, 1200, wide)).toEqual({
+      scale: { width: 702, height: 527 },
+      crop: { x: 0, y: 0, width: 702, height: 527 },
+    });
     expect(geometryOf(500, 2000, wide).crop).toEqual({ x: 0, y: 0, width: 500, height: 2000 });
     expect(geometryOf(200, 50, thumb)).toEqual({ crop: { x: 62, y: 0, width: 75, height: 50 } });
     expect(geometryOf(10, 1000, AVATAR_SIZES[0]!)).toEqual({ crop: { x: 0, y: 495, width: 10, height: 10 } });
@@ -444,7 +541,8 @@ describe("image library", () => {
     }
     // A smooth gradient of 60,000 colours: median cut keeps every channel within a few levels on average.
     const many = new Uint8Array(300 * 200 * 4);
-    for (let p = 0; p < 300 * 200; p++) many.set([((p % 300) * 255) / 300, (Math.floor(p / 300) * 255) / 200, 128, 255], p * 4);
+    for (let p = 0; p < 300 * 200; p++)
+      many.set([((p % 300) * 255) / 300, (Math.floor(p / 300) * 255) / 200, 128, 255], p * 4);
     const approx = photon.pixels(photon.decode(encodeGif(many, 300, 200)));
     let error = 0;
     for (let i = 0; i < many.length; i++) error += Math.abs((many[i] as number) - (approx[i] as number));
@@ -469,7 +567,12 @@ describe("image library", () => {
 
   it("stores and deletes an avatar set in the avatar sizes", async () => {
     const folder = await ownerFolder("user-avatar", 42);
-    const stored = await storeImageSet(env.BUCKET, (name) => `${folder}/${name}`, picture("jpeg", 300, 200), AVATAR_SIZES);
+    const stored = await storeImageSet(
+      env.BUCKET,
+      (name) => `${folder}/${name}`,
+      picture("jpeg", 300, 200),
+      AVATAR_SIZES,
+    );
     expect(stored).toMatchObject({ type: "jpeg", width: 300, height: 200 });
     expect(stored.path).toBe(`${folder}/${stored.key}`);
     // Never enlarged: the 256x256 size of a 300x200 picture is its 200x200 centre.
@@ -481,6 +584,8 @@ describe("image library", () => {
     }
     await deleteImageSet(env.BUCKET, stored.path, AVATAR_SIZES);
     expect(await storedKeys()).toEqual([]);
-    await expect(storeImageSet(env.BUCKET, (name) => name, new Uint8Array([1, 2, 3]), AVATAR_SIZES)).rejects.toThrow(ImageError);
+    await expect(storeImageSet(env.BUCKET, (name) => name, new Uint8Array([1, 2, 3]), AVATAR_SIZES)).rejects.toThrow(
+      ImageError,
+    );
   });
 });

@@ -21,7 +21,11 @@ describe("LEGACY_ERROR_STATUS", () => {
     const legacy = { LEGACY_ERROR_STATUS: "true" };
     expect(await fetchWith(legacy, "/api/user")).toMatchObject({ status: 200, body: { code: 201001 } });
     expect(await fetchWith(legacy, "/api/nowhere")).toMatchObject({ status: 200, body: { code: 100004 } });
-    const login = await fetchWith(legacy, "/api/tokens", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    const login = await fetchWith(legacy, "/api/tokens", {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     expect(login).toMatchObject({ status: 200, body: { code: 200001, errors: { name: expect.any(String) } } });
   });
 
@@ -42,9 +46,15 @@ describe("LEGACY_ERROR_STATUS", () => {
 
 describe("X-Http-Method-Override", () => {
   it("turns a POST into the PATCH it names, and leaves other combinations alone", async () => {
-    const overridden = await fetchWith({}, "/api/options", { method: "POST", headers: { "x-http-method-override": "PATCH" } });
+    const overridden = await fetchWith({}, "/api/options", {
+      method: "POST",
+      headers: { "x-http-method-override": "PATCH" },
+    });
     expect(overridden).toMatchObject({ status: 401, body: { code: 201001 } });
-    const notAllowed = await fetchWith({}, "/api/options", { method: "GET", headers: { "x-http-method-override": "PATCH" } });
+    const notAllowed = await fetchWith({}, "/api/options", {
+      method: "GET",
+      headers: { "x-http-method-override": "PATCH" },
+    });
     expect(notAllowed).toMatchObject({ status: 200, body: { code: 0 } });
   });
 });

@@ -5,7 +5,7 @@ import { ApiError, errorCodes } from "../src/lib/errors";
 import { isPositiveIntString, MAX_IDS, parseIdList } from "../src/lib/ids";
 import { parseInclude } from "../src/lib/include";
 import { pathId } from "../src/lib/openapi";
-import { parseOrder, type OrderRule } from "../src/lib/order";
+import { type OrderRule, parseOrder } from "../src/lib/order";
 import { MAX_PAGE, paginate, parsePage } from "../src/lib/pagination";
 import { zodToApiError } from "../src/lib/validation";
 
@@ -54,13 +54,22 @@ describe("parsePage", () => {
   });
 
   it("keeps the offset of the largest page a safe integer", () => {
-    expect(Number.isSafeInteger(parsePage({ page: String(Number.MAX_SAFE_INTEGER), per_page: "100" }).offset)).toBe(true);
+    expect(Number.isSafeInteger(parsePage({ page: String(Number.MAX_SAFE_INTEGER), per_page: "100" }).offset)).toBe(
+      true,
+    );
   });
 });
 
 describe("paginate", () => {
   it("describes an empty list", () => {
-    expect(paginate(parsePage({}), 0)).toEqual({ page: 1, per_page: 15, previous: null, next: null, total: 0, pages: 0 });
+    expect(paginate(parsePage({}), 0)).toEqual({
+      page: 1,
+      per_page: 15,
+      previous: null,
+      next: null,
+      total: 0,
+      pages: 0,
+    });
   });
 
   it("links the first, middle and last pages", () => {
@@ -105,9 +114,12 @@ describe("parseOrder", () => {
     expect(parseOrder("-update_time", rule, false)).toEqual({ field: "update_time", desc: true });
   });
 
-  it.each(["bogus", "-", "--vote_count", "vote_count,create_time", "VOTE_COUNT"])("falls back to the default for %j", (value) => {
-    expect(parseOrder(value, rule, false)).toEqual({ field: "create_time", desc: true });
-  });
+  it.each(["bogus", "-", "--vote_count", "vote_count,create_time", "VOTE_COUNT"])(
+    "falls back to the default for %j",
+    (value) => {
+      expect(parseOrder(value, rule, false)).toEqual({ field: "create_time", desc: true });
+    },
+  );
 
   it("refuses an administrators' field to others and grants it to administrators", () => {
     expect(parseOrder("-delete_time", rule, false)).toEqual({ field: "create_time", desc: true });
@@ -135,12 +147,15 @@ describe("parseIdList", () => {
     expect(Object.keys(error.errors ?? {})).toEqual(["notification_ids"]);
   });
 
-  it.each(["", "a", "1,a", "1,,2", "1,", "0", "-1", "1.5", "1e3", "0x10", "9007199254740992"])("refuses %j with 200001", (value) => {
-    const error = thrown(() => parseIdList(value, "ids"));
-    expect(error.status).toBe(400);
-    expect(error.code).toBe(200001);
-    expect(error.errors?.ids).toEqual(expect.any(String));
-  });
+  it.each(["", "a", "1,a", "1,,2", "1,", "0", "-1", "1.5", "1e3", "0x10", "9007199254740992"])(
+    "refuses %j with 200001",
+    (value) => {
+      const error = thrown(() => parseIdList(value, "ids"));
+      expect(error.status).toBe(400);
+      expect(error.code).toBe(200001);
+      expect(error.errors?.ids).toEqual(expect.any(String));
+    },
+  );
 
   it("knows a positive integer string", () => {
     expect(isPositiveIntString("9007199254740991")).toBe(true);
@@ -156,14 +171,17 @@ describe("pathId", () => {
     expect(schema.parse({ comment_id: "42" })).toEqual({ comment_id: 42 });
   });
 
-  it.each(["abc", "0", "-1", "1.5", "", "1e3", "0x10", "+5", " 5", "5.0", "007", "1234567890123456"])("refuses %j as a 200001 naming the parameter", (value) => {
-    const result = schema.safeParse({ comment_id: value });
-    expect(result.success).toBe(false);
-    const error = zodToApiError(result.error!, "param");
-    expect(error.status).toBe(400);
-    expect(error.code).toBe(200001);
-    expect(error.errors).toEqual({ comment_id: "must be a positive integer" });
-  });
+  it.each(["abc", "0", "-1", "1.5", "", "1e3", "0x10", "+5", " 5", "5.0", "007", "1234567890123456"])(
+    "refuses %j as a 200001 naming the parameter",
+    (value) => {
+      const result = schema.safeParse({ comment_id: value });
+      expect(result.success).toBe(false);
+      const error = zodToApiError(result.error!, "param");
+      expect(error.status).toBe(400);
+      expect(error.code).toBe(200001);
+      expect(error.errors).toEqual({ comment_id: "must be a positive integer" });
+    },
+  );
 });
 
 describe("zodToApiError", () => {
@@ -187,7 +205,11 @@ describe("zodToApiError", () => {
   });
 
   it("reports fields under the names the route chooses", () => {
-    const error = zodToApiError(schema.safeParse({ name: "x", port: 0, nested: { on: true } }).error!, "body", (f) => `sent_${f}`);
+    const error = zodToApiError(
+      schema.safeParse({ name: "x", port: 0, nested: { on: true } }).error!,
+      "body",
+      (f) => `sent_${f}`,
+    );
     expect(error.errors).toEqual({ sent_port: "too small" });
   });
 });
@@ -213,7 +235,12 @@ describe("error table", () => {
   it("writes a body with code, message and only the extras given", () => {
     expect(new ApiError("LOGIN_REQUIRED").toBody()).toEqual({ code: 201001, message: "Login required" });
     const body = new ApiError("VALIDATION", { errors: { name: "required" }, extra: { captcha_token: "t" } }).toBody();
-    expect(body).toEqual({ code: 200001, message: "Field validation failed", errors: { name: "required" }, captcha_token: "t" });
+    expect(body).toEqual({
+      code: 200001,
+      message: "Field validation failed",
+      errors: { name: "required" },
+      captcha_token: "t",
+    });
     expect(JSON.stringify(body)).not.toContain("stack");
   });
 });

@@ -6,15 +6,17 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { now } from "../src/lib/time";
 import { BASE, del, post } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion, createTopic, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
-import { now } from "../src/lib/time";
 
 type Kind = "question" | "answer" | "article" | "comment" | "topic";
 
 async function run(sql: string, ...values: unknown[]): Promise<void> {
-  await env.DB.prepare(sql).bind(...values).run();
+  await env.DB.prepare(sql)
+    .bind(...values)
+    .run();
 }
 
 async function counter(table: string, idColumn: string, id: number, column: string): Promise<number> {
@@ -24,7 +26,13 @@ async function counter(table: string, idColumn: string, id: number, column: stri
 /** A follow row with the counters a follow moves, as the FOLLOW family would leave them. */
 async function follow(user: TestUser, type: "question" | "article" | "topic", id: number): Promise<void> {
   const table = `${type}s`;
-  await run("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)", user.user_id, id, type, now());
+  await run(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)",
+    user.user_id,
+    id,
+    type,
+    now(),
+  );
   await run(`UPDATE ${table} SET follower_count = follower_count + 1 WHERE ${type}_id = ?`, id);
   await run(`UPDATE users SET following_${type}_count = following_${type}_count + 1 WHERE user_id = ?`, user.user_id);
 }
@@ -54,7 +62,10 @@ async function postPair(type: "question" | "article"): Promise<Pair> {
   const follower = await createUser();
   const topic = await createTopic();
   const create = type === "question" ? createQuestion : createArticle;
-  const ids: [number, number] = [await create(author.user_id, { topic_ids: [topic] }), await create(author.user_id, { topic_ids: [topic] })];
+  const ids: [number, number] = [
+    await create(author.user_id, { topic_ids: [topic] }),
+    await create(author.user_id, { topic_ids: [topic] }),
+  ];
   for (const id of ids) await follow(follower, type, id);
   return {
     ids,
@@ -62,7 +73,12 @@ async function postPair(type: "question" | "article"): Promise<Pair> {
     fed: async () => ({
       [`author.${type}_count`]: await counter("users", "user_id", author.user_id, `${type}_count`),
       [`topic.${type}_count`]: await counter("topics", "topic_id", topic, `${type}_count`),
-      [`follower.following_${type}_count`]: await counter("users", "user_id", follower.user_id, `following_${type}_count`),
+      [`follower.following_${type}_count`]: await counter(
+        "users",
+        "user_id",
+        follower.user_id,
+        `following_${type}_count`,
+      ),
     }),
   };
 }
@@ -93,7 +109,10 @@ const cases: KindCase[] = [
     async make() {
       const author = await createUser();
       const question = await createQuestion((await createUser()).user_id);
-      const ids: [number, number] = [await createAnswer(author.user_id, question), await createAnswer(author.user_id, question)];
+      const ids: [number, number] = [
+        await createAnswer(author.user_id, question),
+        await createAnswer(author.user_id, question),
+      ];
       return {
         ids,
         author,
@@ -113,8 +132,17 @@ const cases: KindCase[] = [
     async make() {
       const author = await createUser();
       const question = await createQuestion((await createUser()).user_id);
-      const ids: [number, number] = [await createComment(author.user_id, "question", question), await createComment(author.user_id, "question", question)];
-      return { ids, author, fed: async () => ({ "question.comment_count": await counter("questions", "question_id", question, "comment_count") }) };
+      const ids: [number, number] = [
+        await createComment(author.user_id, "question", question),
+        await createComment(author.user_id, "question", question),
+      ];
+      return {
+        ids,
+        author,
+        fed: async () => ({
+          "question.comment_count": await counter("questions", "question_id", question, "comment_count"),
+        }),
+      };
     },
   },
   {
@@ -130,7 +158,14 @@ const cases: KindCase[] = [
       return {
         ids,
         author: follower,
-        fed: async () => ({ "follower.following_topic_count": await counter("users", "user_id", follower.user_id, "following_topic_count") }),
+        fed: async () => ({
+          "follower.following_topic_count": await counter(
+            "users",
+            "user_id",
+            follower.user_id,
+            "following_topic_count",
+          ),
+        }),
       };
     },
   },
@@ -153,19 +188,26 @@ async function disabledUserToken(): Promise<string> {
 
 describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
   const idColumn = `${kind.type}_id`;
-  const path = (ids: (number | string)[], action?: string) => `/api/${kind.resource}/${ids.join(",")}${action ? `/${action}` : ""}`;
+  const path = (ids: (number | string)[], action?: string) =>
+    `/api/${kind.resource}/${ids.join(",")}${action ? `/${action}` : ""}`;
   /** The record an administrator sees: the stored row, topics with cover URLs. */
   const record = async (id: number) => {
     const stored = await row<Record<string, unknown>>(kind.table, idColumn, id);
     return kind.type === "topic" ? { ...stored, cover: coverUrls } : stored;
   };
-  const deleteTime = async (id: number) => (await row<{ delete_time: number } | null>(kind.table, idColumn, id))?.delete_time;
+  const deleteTime = async (id: number) =>
+    (await row<{ delete_time: number } | null>(kind.table, idColumn, id))?.delete_time;
 
   it("refuses anonymous callers with 201001, users with 201002 and disabled users' tokens with 201001", async () => {
     const { ids, fed } = await kind.make();
     const user = await createUser();
     const disabled = await disabledUserToken();
-    for (const target of [path([ids[0]], "trash"), path([ids[0]], "untrash"), path(ids, "trash"), path(ids, "untrash")]) {
+    for (const target of [
+      path([ids[0]], "trash"),
+      path([ids[0]], "untrash"),
+      path(ids, "trash"),
+      path(ids, "untrash"),
+    ]) {
       const anonymous = await post(target);
       expect(anonymous.status).toBe(401);
       expect(anonymous.body.code).toBe(201001);
@@ -271,7 +313,10 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
   it("answers the requested relationships", async () => {
     const admin = await createAdmin();
     const { ids } = await kind.make();
-    const res = await post(path([ids[0]], "trash"), { token: admin.token, query: { include: `${kind.include},unknown` } });
+    const res = await post(path([ids[0]], "trash"), {
+      token: admin.token,
+      query: { include: `${kind.include},unknown` },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data.relationships).sort()).toEqual(kind.include.split(",").sort());
     if (kind.include.includes("voting")) expect(res.body.data.relationships.voting).toBe("");
@@ -337,10 +382,30 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
 
 /** Delete rules of behaviour.md 4.1 for authors, each switch set through the site settings. */
 const authorCases = [
-  { type: "question", resource: "questions", notFound: 202001, codes: { off: 202007, notAuthor: 202008, timeout: 202009, hasComment: 202011, hasAnswer: 202010 } },
-  { type: "answer", resource: "answers", notFound: 203001, codes: { off: 203006, notAuthor: 203007, timeout: 203008, hasComment: 203009 } },
-  { type: "article", resource: "articles", notFound: 206001, codes: { off: 206006, notAuthor: 206007, timeout: 206008, hasComment: 206009 } },
-  { type: "comment", resource: "comments", notFound: 204001, codes: { off: 204005, notAuthor: 204006, timeout: 204007 } },
+  {
+    type: "question",
+    resource: "questions",
+    notFound: 202001,
+    codes: { off: 202007, notAuthor: 202008, timeout: 202009, hasComment: 202011, hasAnswer: 202010 },
+  },
+  {
+    type: "answer",
+    resource: "answers",
+    notFound: 203001,
+    codes: { off: 203006, notAuthor: 203007, timeout: 203008, hasComment: 203009 },
+  },
+  {
+    type: "article",
+    resource: "articles",
+    notFound: 206001,
+    codes: { off: 206006, notAuthor: 206007, timeout: 206008, hasComment: 206009 },
+  },
+  {
+    type: "comment",
+    resource: "comments",
+    notFound: 204001,
+    codes: { off: 204005, notAuthor: 204006, timeout: 204007 },
+  },
 ] as const;
 
 describe.each(authorCases)("DELETE /api/$resource/{id} by its author", (kind) => {
@@ -508,7 +573,10 @@ describe("comments and replies in the trash", () => {
     const user = await createUser();
     const question = await createQuestion(user.user_id);
     const parent = await createComment(user.user_id, "question", question);
-    const [first, second] = [await createComment(user.user_id, "comment", parent), await createComment(user.user_id, "comment", parent)];
+    const [first, second] = [
+      await createComment(user.user_id, "comment", parent),
+      await createComment(user.user_id, "comment", parent),
+    ];
     const replies = () => counter("comments", "comment_id", parent, "reply_count");
     expect(await replies()).toBe(2);
 
@@ -529,7 +597,10 @@ describe("comments and replies in the trash", () => {
   it.each(["answer", "article"] as const)("moves the comment_count of the %s a comment is on", async (target) => {
     const admin = await createAdmin();
     const user = await createUser();
-    const id = target === "answer" ? await createAnswer(user.user_id, await createQuestion(user.user_id)) : await createArticle(user.user_id);
+    const id =
+      target === "answer"
+        ? await createAnswer(user.user_id, await createQuestion(user.user_id))
+        : await createArticle(user.user_id);
     const comment = await createComment(user.user_id, target, id);
     await post(`/api/comments/${comment}/trash`, { token: admin.token });
     expect(await counter(`${target}s`, `${target}_id`, id, "comment_count")).toBe(0);

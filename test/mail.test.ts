@@ -4,13 +4,13 @@ import { ApiError } from "../src/lib/errors";
 import {
   escapeHtml,
   isEmailAddress,
+  type MailOptions,
   passwordResetCodeMail,
   registerCodeMail,
-  sendMail,
   senderAddress,
+  sendMail,
   transportOptions,
   welcomeMail,
-  type MailOptions,
 } from "../src/lib/mail";
 import { uniqueName } from "./helpers/factories";
 import { mailsTo } from "./helpers/mailbox";
@@ -64,7 +64,11 @@ describe("sendMail", () => {
 
   it("sends from the reply-to address, and sets Reply-To, when the username is not an address", async () => {
     const to = address();
-    await sendMail(local({ smtp_reply_to: "help@example.test" }), "mdclub.test", { to, subject: "s", html: "<p>x</p>" });
+    await sendMail(local({ smtp_reply_to: "help@example.test" }), "mdclub.test", {
+      to,
+      subject: "s",
+      html: "<p>x</p>",
+    });
     const [mail] = await mailsTo(to);
     expect(mail?.from).toBe("help@example.test");
     expect(mail?.headers["reply-to"]).toBe("help@example.test");
@@ -73,7 +77,11 @@ describe("sendMail", () => {
   it("authenticates when a username is set", async () => {
     // The local server advertises AUTH but accepts no credentials: the refusal proves they were offered.
     const error = await sendFailure(
-      sendMail(local({ smtp_username: "mailer@example.test", smtp_password: "pw" }), "mdclub.test", { to: address(), subject: "s", html: "x" }),
+      sendMail(local({ smtp_username: "mailer@example.test", smtp_password: "pw" }), "mdclub.test", {
+        to: address(),
+        subject: "s",
+        html: "x",
+      }),
     );
     expect(error.code).toBe(200002);
     expect(error.status).toBe(502);
@@ -81,13 +89,17 @@ describe("sendMail", () => {
   });
 
   it("refuses to go on in plain text when STARTTLS is asked for and not offered", async () => {
-    const error = await sendFailure(sendMail(local({ smtp_secure: "tls" }), "mdclub.test", { to: address(), subject: "s", html: "x" }));
+    const error = await sendFailure(
+      sendMail(local({ smtp_secure: "tls" }), "mdclub.test", { to: address(), subject: "s", html: "x" }),
+    );
     expect(error.code).toBe(200002);
     expect(error.extra?.extra_message).toEqual(expect.stringContaining("STARTTLS"));
   });
 
   it("fails with 200002 and the reason when the server cannot be reached", async () => {
-    const error = await sendFailure(sendMail(local({ smtp_port: 1 }), "mdclub.test", { to: address(), subject: "s", html: "x" }));
+    const error = await sendFailure(
+      sendMail(local({ smtp_port: 1 }), "mdclub.test", { to: address(), subject: "s", html: "x" }),
+    );
     expect(error.code).toBe(200002);
     expect(error.extra?.extra_message).toEqual(expect.stringContaining("connect"));
   });
@@ -95,7 +107,11 @@ describe("sendMail", () => {
   it("logs the mail instead when no SMTP host is set", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const to = address();
-    await sendMail(local({ smtp_host: "" }), "mdclub.test", { to, subject: "Logged", html: "<p>code <strong>zz9zz9</strong></p>" });
+    await sendMail(local({ smtp_host: "" }), "mdclub.test", {
+      to,
+      subject: "Logged",
+      html: "<p>code <strong>zz9zz9</strong></p>",
+    });
     expect(log).toHaveBeenCalledOnce();
     expect(String(log.mock.calls[0]?.[0])).toContain(to);
     expect(String(log.mock.calls[0]?.[0])).toContain("zz9zz9");
@@ -103,7 +119,11 @@ describe("sendMail", () => {
 
   it("keeps line breaks and quotes in the site name out of the headers", async () => {
     const to = address();
-    await sendMail(local({ site_name: 'Evil"\r\nBcc: victim@example.test' }), "mdclub.test", { to, subject: "a\r\nX-Injected: 1", html: "x" });
+    await sendMail(local({ site_name: 'Evil"\r\nBcc: victim@example.test' }), "mdclub.test", {
+      to,
+      subject: "a\r\nX-Injected: 1",
+      html: "x",
+    });
     const [mail] = await mailsTo(to);
     expect(mail?.to).toEqual([to]);
     expect(mail?.headers).not.toHaveProperty("bcc");
@@ -115,10 +135,14 @@ describe("sendMail", () => {
 describe("senderAddress", () => {
   const options = local();
   it("prefers the SMTP username when it is an address", () => {
-    expect(senderAddress({ ...options, smtp_username: "me@example.test", smtp_reply_to: "r@example.test" }, "h.test")).toBe("me@example.test");
+    expect(
+      senderAddress({ ...options, smtp_username: "me@example.test", smtp_reply_to: "r@example.test" }, "h.test"),
+    ).toBe("me@example.test");
   });
   it("falls back to the reply-to address, then to no-reply@host", () => {
-    expect(senderAddress({ ...options, smtp_username: "apikey", smtp_reply_to: "r@example.test" }, "h.test")).toBe("r@example.test");
+    expect(senderAddress({ ...options, smtp_username: "apikey", smtp_reply_to: "r@example.test" }, "h.test")).toBe(
+      "r@example.test",
+    );
     expect(senderAddress({ ...options, smtp_username: "apikey" }, "h.test")).toBe("no-reply@h.test");
   });
 });
@@ -131,7 +155,9 @@ describe("transportOptions", () => {
   });
   it("offers credentials only with a username", () => {
     expect(transportOptions(local())).not.toHaveProperty("credentials");
-    expect(transportOptions(local({ smtp_username: "u", smtp_password: "p" }))).toMatchObject({ credentials: { username: "u", password: "p" } });
+    expect(transportOptions(local({ smtp_username: "u", smtp_password: "p" }))).toMatchObject({
+      credentials: { username: "u", password: "p" },
+    });
   });
 });
 
@@ -156,10 +182,16 @@ describe("isEmailAddress", () => {
   it.each(["a@b.co", "first.last+tag@sub.example.test", "用户@例子.中国"])("accepts %s", (value) => {
     expect(isEmailAddress(value)).toBe(true);
   });
-  it.each(["", "plain", "a@b", "a b@c.de", "<a>@b.co", "a@b..co", "a@b.co\r\nRCPT TO:<x@y.z>", `${"a".repeat(312)}@example.test`])(
-    "refuses %j",
-    (value) => {
-      expect(isEmailAddress(value)).toBe(false);
-    },
-  );
+  it.each([
+    "",
+    "plain",
+    "a@b",
+    "a b@c.de",
+    "<a>@b.co",
+    "a@b..co",
+    "a@b.co\r\nRCPT TO:<x@y.z>",
+    `${"a".repeat(312)}@example.test`,
+  ])("refuses %j", (value) => {
+    expect(isEmailAddress(value)).toBe(false);
+  });
 });

@@ -32,7 +32,7 @@ describe("scrubMarkdownSource", () => {
       "> quote\n> > nested quote\n> with **markdown**",
       "- a\n- [x] done\n  1. nested\n\n***",
       "| left | center | right |\n|:--|:-:|--:|\n| 1 | 2 | 3 |",
-      "[in](/questions/1) [out](https://e.example \"T\") ![img](/i.png) [ref][r] [frag](#top) [mail](mailto:a@b.example)",
+      '[in](/questions/1) [out](https://e.example "T") ![img](/i.png) [ref][r] [frag](#top) [mail](mailto:a@b.example)',
       "[r]: https://e.example/r 'title'",
       "<https://e.example> <mailto:a@b.example> <a@b.example> www.e.example https://e.example/x?y=1&z=2",
       "Entities &amp; &copy; &lt;b&gt;, escapes \\<div> \\*not em\\* and a hard\\\nbreak.",
@@ -94,8 +94,11 @@ describe("scrubMarkdownSource", () => {
     // Text to micromark, markup to a browser or a laxer renderer; `&lt;` renders the same.
     ["a<b", "a&lt;b"],
     ['<img/src="x"/onerror="y">', '&lt;img/src="x"/onerror="y">'],
-    ["<a href=\"javascript:alert(1)", "&lt;a href=\"javascript:alert(1)"],
-    ["\\<div> is escaped, \\\\<b>x</b> is a backslash and a tag", "\\<div> is escaped, \\\\<b>x</b> is a backslash and a tag"],
+    ['<a href="javascript:alert(1)', '&lt;a href="javascript:alert(1)'],
+    [
+      "\\<div> is escaped, \\\\<b>x</b> is a backslash and a tag",
+      "\\<div> is escaped, \\\\<b>x</b> is a backslash and a tag",
+    ],
     // In an HTML block a tag left open would swallow what the renderer writes after the block.
     ["<div>\n<img src=x onerror=alert(1)//\n\npara", "<div>\n&lt;img src=x onerror=alert(1)//\n\npara"],
   ])("escapes a `<` that would start markup but is not a tag: %j", (markdown, expected) => {
@@ -112,9 +115,7 @@ describe("scrubMarkdownSource", () => {
     const markdown = "<!-- a --> - x\n      <!-- b --> - y\n         <img src=x onerror=alert(1)>";
     const stored = '```\n - x\n       - y\n         <img src="x" />\n```';
     expectScrub(markdown, stored);
-    expect(renderMarkdown(stored)).toBe(
-      '<pre><code> - x\n       - y\n         &lt;img src="x" /&gt;\n</code></pre>',
-    );
+    expect(renderMarkdown(stored)).toBe('<pre><code> - x\n       - y\n         &lt;img src="x" /&gt;\n</code></pre>');
   });
 
   it("is idempotent", () => {
@@ -158,7 +159,7 @@ describe("hostile input", () => {
       "[x](javascript:y)".repeat(n / 17),
       "<javascript:x> ".repeat(n / 15),
       "<i<!---->mg src=x onerror=y>".repeat(n / 27),
-      "\\".repeat(n) + "<b>",
+      `${"\\".repeat(n)}<b>`,
     ];
     for (const markdown of inputs) processContent({ content_markdown: markdown });
   }, 30_000);

@@ -57,7 +57,10 @@ describe("htmlToMarkdown", () => {
   it.each([
     ["<p>Hello <strong>world</strong></p><p>Second <em>one</em></p>", "Hello **world**\n\nSecond *one*"],
     ["<h1>One</h1><h3>Three #</h3>", "# One\n\n### Three \\#"],
-    ['<p><a href="/q/1" title="A &quot;q&quot;">link</a> <img src="/i.png" alt="pic" /></p>', '[link](/q/1 "A \\"q\\"") ![pic](/i.png)'],
+    [
+      '<p><a href="/q/1" title="A &quot;q&quot;">link</a> <img src="/i.png" alt="pic" /></p>',
+      '[link](/q/1 "A \\"q\\"") ![pic](/i.png)',
+    ],
     ["<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>", "- a\n  - b\n- c"],
     ["<ol><li><p>a</p><p>more</p></li><li><p>b</p></li></ol>", "1. a\n\n   more\n\n2. b"],
     ["<ul><li>a</li></ul><ul><li>b</li></ul><ol><li>c</li></ol><ol><li>d</li></ol>", "- a\n\n+ b\n\n1. c\n\n1) d"],
@@ -66,7 +69,10 @@ describe("htmlToMarkdown", () => {
     ["<blockquote><p>a</p><blockquote><p>b</p></blockquote></blockquote>", "> a\n>\n> > b"],
     ["<p>a<br />b</p><hr />", "a\\\nb\n\n***"],
     ["<p><del>x</del> <b> y </b></p>", "~~x~~ **y**"],
-    ['<table><tr><th align="right">h|1</th><th>h2</th></tr><tr><td>1</td></tr></table>', "| h\\|1 | h2 |\n| -: | - |\n| 1 | |"],
+    [
+      '<table><tr><th align="right">h|1</th><th>h2</th></tr><tr><td>1</td></tr></table>',
+      "| h\\|1 | h2 |\n| -: | - |\n| 1 | |",
+    ],
     ["<div><span>x</span><font>y</font><u>z</u></div><custom>w</custom>", "xy*z*\n\nw"],
     ["<p>1. no list</p><p># no heading</p><p>- no item</p>", "1\\. no list\n\n\\# no heading\n\n\\- no item"],
     ["<p>*a* [b](c) a_b _c_ &lt;d&gt; \\ ~e~</p>", "\\*a\\* \\[b]\\(c) a_b \\_c\\_ \\<d> \\ \\~e\\~"],
@@ -78,7 +84,7 @@ describe("htmlToMarkdown", () => {
 
   it.each([
     "<p>Hello <strong>world</strong> &amp; <em>friends</em> &lt;3</p>",
-    "<h2>Title</h2><p>Text with <a href=\"/x\">a link</a> and <code>code</code>.</p>",
+    '<h2>Title</h2><p>Text with <a href="/x">a link</a> and <code>code</code>.</p>',
     "<ul><li>one<ul><li>two<ul><li>three</li></ul></li></ul></li><li>four</li></ul>",
     "<ol><li>first</li><li>second</li></ol>",
     "<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li></ul>",
@@ -109,7 +115,10 @@ describe("htmlToMarkdown", () => {
 describe("processContent", () => {
   it("lets non-blank markdown win and renders from it", () => {
     const result = processContent({ content_markdown: "**a**\n", content_rendered: "<p>ignored</p>" });
-    expect(result).toEqual({ ok: true, content: { content_markdown: "**a**\n", content_rendered: "<p><strong>a</strong></p>\n" } });
+    expect(result).toEqual({
+      ok: true,
+      content: { content_markdown: "**a**\n", content_rendered: "<p><strong>a</strong></p>\n" },
+    });
   });
 
   it("sanitises HTML-only input and stores it as markdown", () => {
@@ -123,7 +132,11 @@ describe("processContent", () => {
   });
 
   it("fails on both fields when both are empty or missing", () => {
-    for (const input of [{}, { content_markdown: "", content_rendered: "" }, { content_markdown: null, content_rendered: " \n" }]) {
+    for (const input of [
+      {},
+      { content_markdown: "", content_rendered: "" },
+      { content_markdown: null, content_rendered: " \n" },
+    ]) {
       const result = processContent(input);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual(["content_markdown", "content_rendered"]);
@@ -131,7 +144,10 @@ describe("processContent", () => {
   });
 
   it("fails on both fields when the content renders to nothing", () => {
-    for (const input of [{ content_rendered: "<script>x</script><!-- y -->" }, { content_markdown: "[a]: /only-a-definition" }]) {
+    for (const input of [
+      { content_rendered: "<script>x</script><!-- y -->" },
+      { content_markdown: "[a]: /only-a-definition" },
+    ]) {
       const result = processContent(input);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual(["content_markdown", "content_rendered"]);

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BASE, del, get, post } from "./helpers/api";
-import { createAnswer, createArticle, createComment, createQuestion, row, type CommentTarget } from "./helpers/content";
+import { type CommentTarget, createAnswer, createArticle, createComment, createQuestion, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 
 type NotificationRow = Record<string, number | string>;
@@ -16,7 +16,11 @@ const ALL_INCLUDES = "receiver,sender,article,question,answer,comment,reply";
 const IDS = ["article_id", "question_id", "answer_id", "comment_id", "reply_id"] as const;
 
 async function notificationsTo(user: TestUser): Promise<NotificationRow[]> {
-  return (await env.DB.prepare("SELECT * FROM notifications WHERE receiver_id = ? ORDER BY notification_id").bind(user.user_id).all<NotificationRow>()).results;
+  return (
+    await env.DB.prepare("SELECT * FROM notifications WHERE receiver_id = ? ORDER BY notification_id")
+      .bind(user.user_id)
+      .all<NotificationRow>()
+  ).results;
 }
 
 async function notificationCount(): Promise<number> {
@@ -26,7 +30,12 @@ async function notificationCount(): Promise<number> {
 const unread = async (user: TestUser) => (await row("users", "user_id", user.user_id)).notification_unread;
 
 /** The only notification `receiver` has, with exactly the ids given (the others 0). */
-async function expectOne(receiver: TestUser, sender: TestUser, type: string, ids: Partial<Record<(typeof IDS)[number], number>>): Promise<NotificationRow> {
+async function expectOne(
+  receiver: TestUser,
+  sender: TestUser,
+  type: string,
+  ids: Partial<Record<(typeof IDS)[number], number>>,
+): Promise<NotificationRow> {
   const rows = await notificationsTo(receiver);
   expect(rows).toHaveLength(1);
   const [n] = rows;
@@ -51,7 +60,13 @@ async function summaryOf(type: "question" | "article" | "answer" | "comment", id
     case "article":
       return { [`${type}_id`]: id, title: r.title, create_time: r.create_time, update_time: r.update_time };
     case "answer":
-      return { answer_id: id, question_id: r.question_id, content_summary: "answer body", create_time: r.create_time, update_time: r.update_time };
+      return {
+        answer_id: id,
+        question_id: r.question_id,
+        content_summary: "answer body",
+        create_time: r.create_time,
+        update_time: r.update_time,
+      };
     case "comment":
       return { comment_id: id, content_summary: r.content, create_time: r.create_time, update_time: r.update_time };
   }
@@ -69,7 +84,10 @@ describe("question_answered", () => {
   it("notifies the question's author when someone answers, with the question and answer", async () => {
     const [author, answerer] = [await createUser(), await createUser()];
     const questionId = await createQuestion(author.user_id);
-    const res = await post(`/api/questions/${questionId}/answers`, { token: answerer.token, body: { content_markdown: "answer body" } });
+    const res = await post(`/api/questions/${questionId}/answers`, {
+      token: answerer.token,
+      body: { content_markdown: "answer body" },
+    });
     expect(res.status).toBe(200);
     const answerId = res.body.data.answer_id as number;
     await expectOne(author, answerer, "question_answered", { question_id: questionId, answer_id: answerId });
@@ -91,7 +109,10 @@ describe("question_answered", () => {
   it("sends nothing when the author answers their own question", async () => {
     const author = await createUser();
     const questionId = await createQuestion(author.user_id);
-    const res = await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_markdown: "answer body" } });
+    const res = await post(`/api/questions/${questionId}/answers`, {
+      token: author.token,
+      body: { content_markdown: "answer body" },
+    });
     expect(res.status).toBe(200);
     expect(await notificationCount()).toBe(0);
     expect(await unread(author)).toBe(0);
@@ -107,8 +128,15 @@ describe.each([
     const [author, commenter, asker] = [await createUser(), await createUser(), await createUser()];
     const questionId = await createQuestion(asker.user_id);
     const targetId =
-      target === "question" ? await createQuestion(author.user_id) : target === "article" ? await createArticle(author.user_id) : await createAnswer(author.user_id, questionId);
-    const res = await post(`/api/${target}s/${targetId}/comments`, { token: commenter.token, body: { content: "nice one" } });
+      target === "question"
+        ? await createQuestion(author.user_id)
+        : target === "article"
+          ? await createArticle(author.user_id)
+          : await createAnswer(author.user_id, questionId);
+    const res = await post(`/api/${target}s/${targetId}/comments`, {
+      token: commenter.token,
+      body: { content: "nice one" },
+    });
     expect(res.status).toBe(200);
     const commentId = res.body.data.comment_id as number;
     const ids = target === "answer" ? { question_id: questionId, answer_id: targetId } : { [`${target}_id`]: targetId };
@@ -147,14 +175,20 @@ describe("comment_replied", () => {
     const questionId = await createQuestion(other.user_id);
     switch (on) {
       case "question":
-        return { parent: await createComment(author.user_id, "question", questionId), extra: { question_id: questionId } };
+        return {
+          parent: await createComment(author.user_id, "question", questionId),
+          extra: { question_id: questionId },
+        };
       case "article": {
         const articleId = await createArticle(other.user_id);
         return { parent: await createComment(author.user_id, "article", articleId), extra: { article_id: articleId } };
       }
       case "answer": {
         const answerId = await createAnswer(other.user_id, questionId, answerTrashed ? { delete_time: 1 } : {});
-        return { parent: await createComment(author.user_id, "answer", answerId), extra: { answer_id: answerId, question_id: questionId } };
+        return {
+          parent: await createComment(author.user_id, "answer", answerId),
+          extra: { answer_id: answerId, question_id: questionId },
+        };
       }
       case "comment": {
         const top = await createComment(other.user_id, "question", questionId);
@@ -163,27 +197,34 @@ describe("comment_replied", () => {
     }
   }
 
-  it.each(["question", "article", "answer", "comment"] as const)("notifies the author of a comment on a %s with the target's ids", async (on) => {
-    const [author, replier, other] = [await createUser(), await createUser(), await createUser()];
-    const { parent, extra } = await parentOn(on, author, other);
-    const res = await post(`/api/comments/${parent}/replies`, { token: replier.token, body: { content: "a reply" } });
-    expect(res.status).toBe(200);
-    const replyId = res.body.data.comment_id as number;
-    await expectOne(author, replier, "comment_replied", { ...extra, comment_id: parent, reply_id: replyId });
-    expect(await notificationsTo(other)).toHaveLength(0);
+  it.each(["question", "article", "answer", "comment"] as const)(
+    "notifies the author of a comment on a %s with the target's ids",
+    async (on) => {
+      const [author, replier, other] = [await createUser(), await createUser(), await createUser()];
+      const { parent, extra } = await parentOn(on, author, other);
+      const res = await post(`/api/comments/${parent}/replies`, { token: replier.token, body: { content: "a reply" } });
+      expect(res.status).toBe(200);
+      const replyId = res.body.data.comment_id as number;
+      await expectOne(author, replier, "comment_replied", { ...extra, comment_id: parent, reply_id: replyId });
+      expect(await notificationsTo(other)).toHaveLength(0);
 
-    const record = await listed(author);
-    expect(record.relationships.comment).toEqual(await summaryOf("comment", parent));
-    expect(record.relationships.reply).toEqual(await summaryOf("comment", replyId));
-    expect(record.relationships.sender).toEqual(userSummary(replier));
-  });
+      const record = await listed(author);
+      expect(record.relationships.comment).toEqual(await summaryOf("comment", parent));
+      expect(record.relationships.reply).toEqual(await summaryOf("comment", replyId));
+      expect(record.relationships.sender).toEqual(userSummary(replier));
+    },
+  );
 
   it("takes the question of a trashed answer (behaviour.md 3.12), with the trashed answer's summary null", async () => {
     const [author, replier, other] = [await createUser(), await createUser(), await createUser()];
     const { parent, extra } = await parentOn("answer", author, other, true);
     const res = await post(`/api/comments/${parent}/replies`, { token: replier.token, body: { content: "a reply" } });
     expect(res.status).toBe(200);
-    await expectOne(author, replier, "comment_replied", { ...extra, comment_id: parent, reply_id: res.body.data.comment_id });
+    await expectOne(author, replier, "comment_replied", {
+      ...extra,
+      comment_id: parent,
+      reply_id: res.body.data.comment_id,
+    });
     const record = await listed(author);
     expect(record.relationships.answer).toBeNull();
     expect(record.relationships.question).toEqual(await summaryOf("question", extra.question_id!));
@@ -250,7 +291,9 @@ describe.each(["question", "article", "answer", "comment"] as const)("%s_deleted
     expect(record.content_deleted).toEqual(visible);
     expect(Object.keys(record.relationships)).not.toContain(kind);
     expect(record.relationships.sender).toEqual(userSummary(admin));
-    expect(Object.keys(record.relationships).sort()).toEqual(["answer", "article", "comment", "question", "receiver", "reply", "sender"].filter((k) => k !== kind).sort());
+    expect(Object.keys(record.relationships).sort()).toEqual(
+      ["answer", "article", "comment", "question", "receiver", "reply", "sender"].filter((k) => k !== kind).sort(),
+    );
 
     const deleted = await del(`/api/${resource}/${item.id}`, { token: admin.token });
     expect(deleted.status).toBe(200);
@@ -295,7 +338,11 @@ describe.each(["question", "article", "answer", "comment"] as const)("%s_deleted
     expect((await post(`/api/${resource}/${own.id}/trash`, { token: admin.token })).status).toBe(200);
     expect((await del(`/api/${resource}/${own.id}`, { token: admin.token })).status).toBe(200);
 
-    await setOptions({ [`${kind}_can_delete`]: true, [`${kind}_can_delete_only_no_comment`]: false, [`${kind}_can_delete_only_no_answer`]: false });
+    await setOptions({
+      [`${kind}_can_delete`]: true,
+      [`${kind}_can_delete_only_no_comment`]: false,
+      [`${kind}_can_delete_only_no_answer`]: false,
+    });
     const author = await createUser();
     const item = await makeItem(kind, author, other);
     const res = await del(`/api/${resource}/${item.id}`, { token: author.token });
@@ -306,7 +353,12 @@ describe.each(["question", "article", "answer", "comment"] as const)("%s_deleted
 
 describe("cascaded removals", () => {
   it("notify only the author of the item deleted, not the authors of its answers and comments", async () => {
-    const [author, answerer, commenter, admin] = [await createUser(), await createUser(), await createUser(), await createAdmin()];
+    const [author, answerer, commenter, admin] = [
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createAdmin(),
+    ];
     const questionId = await createQuestion(author.user_id);
     const answerId = await createAnswer(answerer.user_id, questionId);
     const comment = await createComment(commenter.user_id, "answer", answerId);
@@ -320,7 +372,9 @@ describe("cascaded removals", () => {
 
   it("notify nothing for topics", async () => {
     const admin = await createAdmin();
-    const topic = await env.DB.prepare("INSERT INTO topics (name) VALUES ('t-notify') RETURNING topic_id AS id").first<{ id: number }>();
+    const topic = await env.DB.prepare("INSERT INTO topics (name) VALUES ('t-notify') RETURNING topic_id AS id").first<{
+      id: number;
+    }>();
     expect((await post(`/api/topics/${topic!.id}/trash`, { token: admin.token })).status).toBe(200);
     expect((await del(`/api/topics/${topic!.id}`, { token: admin.token })).status).toBe(200);
     expect(await notificationCount()).toBe(0);
@@ -336,7 +390,12 @@ describe("comment_deleted ids", () => {
     const [author, admin, other] = [await createUser(), await createAdmin(), await createUser()];
     const questionId = await createQuestion(other.user_id);
     const articleId = await createArticle(other.user_id);
-    const targetId = on === "question" ? questionId : on === "article" ? articleId : await createComment(other.user_id, "question", questionId);
+    const targetId =
+      on === "question"
+        ? questionId
+        : on === "article"
+          ? articleId
+          : await createComment(other.user_id, "question", questionId);
     const id = await createComment(author.user_id, on, targetId);
     expect((await post(`/api/comments/${id}/trash`, { token: admin.token })).status).toBe(200);
     await expectOne(author, admin, "comment_deleted", { comment_id: id, ...extra(questionId, articleId) });

@@ -47,7 +47,9 @@ async function notify(receiver: TestUser, sender: TestUser, fields: Fields = {})
 
 /** What the triggers would have left: the counter recounted from the rows. */
 async function syncUnread(user: TestUser): Promise<void> {
-  await env.DB.prepare("UPDATE users SET notification_unread = (SELECT COUNT(*) FROM notifications WHERE receiver_id = ? AND read_time = 0) WHERE user_id = ?")
+  await env.DB.prepare(
+    "UPDATE users SET notification_unread = (SELECT COUNT(*) FROM notifications WHERE receiver_id = ? AND read_time = 0) WHERE user_id = ?",
+  )
     .bind(user.user_id, user.user_id)
     .run();
 }
@@ -85,7 +87,13 @@ describe("access", () => {
   it("documents every route in the OpenAPI document", async () => {
     const res = await get("/api/openapi.json");
     const paths = Object.keys(res.body.paths);
-    for (const path of ["/api/notifications", "/api/notifications/count", "/api/notifications/read", "/api/notifications/{notification_ids}/read", "/api/notifications/{notification_ids}"]) {
+    for (const path of [
+      "/api/notifications",
+      "/api/notifications/count",
+      "/api/notifications/read",
+      "/api/notifications/{notification_ids}/read",
+      "/api/notifications/{notification_ids}",
+    ]) {
       expect(paths.some((p) => p === path || p === path.replace("/api", ""))).toBe(true);
     }
   });
@@ -122,7 +130,8 @@ describe("GET /api/notifications", () => {
     const [me, other] = await twoUsers();
     const readOne = await notify(me, other, { read_time: T + 1, type: "question_commented" });
     const unreadOne = await notify(me, other, { create_time: T + 2 });
-    const list = async (query: Record<string, string>) => ids(await get("/api/notifications", { token: me.token, query }));
+    const list = async (query: Record<string, string>) =>
+      ids(await get("/api/notifications", { token: me.token, query }));
     expect(await list({ read: "true" })).toEqual([readOne]);
     expect(await list({ read: "false" })).toEqual([unreadOne]);
     expect(await list({ read: "yes" })).toEqual([unreadOne]);
@@ -139,7 +148,13 @@ describe("GET /api/notifications", () => {
     const questionId = await createQuestion(me.user_id);
     const answerId = await createAnswer(other.user_id, questionId);
     const commentId = await createComment(other.user_id, "answer", answerId);
-    for (let i = 0; i < 100; i += 1) await notify(me, other, { question_id: questionId, answer_id: answerId, comment_id: commentId, create_time: T + i });
+    for (let i = 0; i < 100; i += 1)
+      await notify(me, other, {
+        question_id: questionId,
+        answer_id: answerId,
+        comment_id: commentId,
+        create_time: T + i,
+      });
     const res = await get("/api/notifications", { token: me.token, query: { per_page: 100, include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
@@ -157,8 +172,26 @@ describe("GET /api/notifications", () => {
 
   it("shows content_deleted as the item's record, delete_time hidden, and no key for the deleted item", async () => {
     const [me, other] = await twoUsers();
-    const snapshot = { comment_id: 9, commentable_id: 1, commentable_type: "question", user_id: me.user_id, content: "gone", reply_count: 0, vote_count: 0, vote_up_count: 0, vote_down_count: 0, create_time: T, update_time: T, delete_time: 0 };
-    await notify(me, other, { type: "comment_deleted", comment_id: 9, question_id: 1, content_deleted: JSON.stringify(snapshot) });
+    const snapshot = {
+      comment_id: 9,
+      commentable_id: 1,
+      commentable_type: "question",
+      user_id: me.user_id,
+      content: "gone",
+      reply_count: 0,
+      vote_count: 0,
+      vote_up_count: 0,
+      vote_down_count: 0,
+      create_time: T,
+      update_time: T,
+      delete_time: 0,
+    };
+    await notify(me, other, {
+      type: "comment_deleted",
+      comment_id: 9,
+      question_id: 1,
+      content_deleted: JSON.stringify(snapshot),
+    });
     const res = await get("/api/notifications", { token: me.token, query: { include: "comment,question,sender" } });
     const { delete_time: _hidden, ...visible } = snapshot;
     expect(res.body.data[0].content_deleted).toEqual(visible);
@@ -190,7 +223,10 @@ describe("POST /api/notifications/{notification_ids}/read", () => {
     const b = await notify(me, other, { read_time: T });
     const theirs = await notify(other, me);
     await syncUnread(me);
-    const res = await post(`/api/notifications/${b},${theirs},${a}/read`, { token: me.token, query: { include: "sender,question" } });
+    const res = await post(`/api/notifications/${b},${theirs},${a}/read`, {
+      token: me.token,
+      query: { include: "sender,question" },
+    });
     expect(res.status).toBe(200);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
     const readTime = (await stored(a)).read_time as number;
@@ -226,10 +262,18 @@ describe("POST /api/notifications/{notification_ids}/read", () => {
           content_deleted: null,
           create_time: T,
           read_time: readTime,
-          relationships: { sender: userSummary(other), question: await (async () => {
-            const q = await row("questions", "question_id", questionId);
-            return { question_id: questionId, title: q.title, create_time: q.create_time, update_time: q.update_time };
-          })() },
+          relationships: {
+            sender: userSummary(other),
+            question: await (async () => {
+              const q = await row("questions", "question_id", questionId);
+              return {
+                question_id: questionId,
+                title: q.title,
+                create_time: q.create_time,
+                update_time: q.update_time,
+              };
+            })(),
+          },
         },
       ],
       pagination: { page: 1, per_page: 3, previous: null, next: null, total: 2, pages: 1 },
@@ -350,7 +394,10 @@ describe("notification_unread through the whole cycle", () => {
     const [me, other] = await twoUsers();
     const questionId = await createQuestion(me.user_id);
     for (let i = 0; i < 2; i += 1) {
-      const res = await post(`/api/questions/${questionId}/answers`, { token: other.token, body: { content_markdown: `answer ${i}` } });
+      const res = await post(`/api/questions/${questionId}/answers`, {
+        token: other.token,
+        body: { content_markdown: `answer ${i}` },
+      });
       expect(res.status).toBe(200);
       expect(res.roundTrips).toBeLessThanOrEqual(3);
     }

@@ -345,7 +345,11 @@ describe("PATCH /api/options: result", () => {
   it("treats an empty JSON body as no change", async () => {
     const admin = await createAdmin();
     const before = await get("/api/options", { token: admin.token });
-    const res = await patch("/api/options", { token: admin.token, rawBody: "", headers: { "content-type": "application/json" } });
+    const res = await patch("/api/options", {
+      token: admin.token,
+      rawBody: "",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.body.data).toEqual(before.body.data);
@@ -404,7 +408,13 @@ describe("PATCH /api/options: validation", () => {
   });
 
   it("refuses enum values with the wrong case or type", async () => {
-    await expectRefused({ language: "zh-cn", smtp_secure: "SSL", storage_type: "Local", storage_vendorB_zone: "Z0", cache_type: 0 });
+    await expectRefused({
+      language: "zh-cn",
+      smtp_secure: "SSL",
+      storage_type: "Local",
+      storage_vendorB_zone: "Z0",
+      cache_type: 0,
+    });
   });
 
   it("refuses a cache prefix outside -+.A-Za-z0-9", async () => {

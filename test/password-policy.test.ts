@@ -4,8 +4,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { COMMON_PASSWORD_COUNT } from "../src/lib/common-passwords.data";
 import { isCommonDigest } from "../src/lib/common-passwords";
+import { COMMON_PASSWORD_COUNT } from "../src/lib/common-passwords.data";
 import { sha1Hex } from "../src/lib/crypto";
 import { post, put } from "./helpers/api";
 import { createUser, uniqueName } from "./helpers/factories";
@@ -14,7 +14,10 @@ import { codeFromMail } from "./helpers/mailbox";
 const address = () => `${uniqueName("pp")}@example.test`;
 
 async function registerCode(email: string): Promise<string> {
-  expect((await post("/api/user/register/email", { body: { email }, headers: { "cf-connecting-ip": "192.0.2.200" } })).status).toBe(200);
+  expect(
+    (await post("/api/user/register/email", { body: { email }, headers: { "cf-connecting-ip": "192.0.2.200" } }))
+      .status,
+  ).toBe(200);
   return codeFromMail(email);
 }
 
@@ -22,7 +25,9 @@ const register = (email: string, code: string, password: string) =>
   post("/api/users", { body: { email, email_code: code, username: uniqueName(), password } });
 
 const attempts = (email: string) =>
-  env.DB.prepare("SELECT attempts FROM email_codes WHERE email = ?").bind(email.toLowerCase()).first<number>("attempts");
+  env.DB.prepare("SELECT attempts FROM email_codes WHERE email = ?")
+    .bind(email.toLowerCase())
+    .first<number>("attempts");
 
 const userCount = () => env.DB.prepare("SELECT count(*) AS n FROM users").first<number>("n");
 
@@ -76,7 +81,9 @@ describe("password reset", () => {
       expect(Object.keys(res.body.errors)).toEqual(["password"]);
     }
     expect((await post("/api/tokens", { body: { name: user.username, password: user.password } })).status).toBe(200);
-    const ok = await put("/api/user/password", { body: { email: user.email, email_code: code, password: "a long unusual phrase" } });
+    const ok = await put("/api/user/password", {
+      body: { email: user.email, email_code: code, password: "a long unusual phrase" },
+    });
     expect(ok.status).toBe(200);
   });
 });

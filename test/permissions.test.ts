@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../src/env";
 import { ApiError } from "../src/lib/errors";
-import { authorRefusal, type AuthorAction, type ContentKind } from "../src/lib/permissions";
+import { type AuthorAction, authorRefusal, type ContentKind } from "../src/lib/permissions";
 import { defaultOptions } from "../src/modules/options/fields";
 
 const T = 1_000_000;
@@ -32,7 +32,9 @@ describe.each(Object.keys(codes) as ContentKind[])("author permission rules for 
     it("refuses everyone but the author first, then applies the switch", () => {
       expect(code(authorRefusal(kind, action, item, other, options({ [key]: true }), T))).toBe(notAuthor);
       expect(code(authorRefusal(kind, action, item, author, options({ [key]: false }), T))).toBe(off);
-      expect(authorRefusal(kind, action, item, author, options({ [key]: true, [`${key}_only_no_comment`]: false }), T)).toBeNull();
+      expect(
+        authorRefusal(kind, action, item, author, options({ [key]: true, [`${key}_only_no_comment`]: false }), T),
+      ).toBeNull();
     });
 
     it("allows up to exactly the time limit, then refuses", () => {
@@ -46,7 +48,16 @@ describe.each(Object.keys(codes) as ContentKind[])("author permission rules for 
       it("refuses an item with comments when only_no_comment is on", () => {
         const o = options({ [key]: true, [`${key}_only_no_comment`]: true, [`${key}_only_no_answer`]: false });
         expect(code(authorRefusal(kind, action, { ...item, comment_count: 1 }, author, o, T))).toBe(hasComment);
-        expect(authorRefusal(kind, action, { ...item, comment_count: 1 }, author, { ...o, [`${key}_only_no_comment`]: false }, T)).toBeNull();
+        expect(
+          authorRefusal(
+            kind,
+            action,
+            { ...item, comment_count: 1 },
+            author,
+            { ...o, [`${key}_only_no_comment`]: false },
+            T,
+          ),
+        ).toBeNull();
       });
     }
 
@@ -54,13 +65,24 @@ describe.each(Object.keys(codes) as ContentKind[])("author permission rules for 
       it("refuses a question with answers when only_no_answer is on, after the comment rule", () => {
         const o = options({ [key]: true, [`${key}_only_no_comment`]: true, [`${key}_only_no_answer`]: true });
         expect(code(authorRefusal(kind, action, { ...item, answer_count: 2 }, author, o, T))).toBe(hasAnswer);
-        expect(code(authorRefusal(kind, action, { ...item, answer_count: 2, comment_count: 1 }, author, o, T))).toBe(hasComment);
+        expect(code(authorRefusal(kind, action, { ...item, answer_count: 2, comment_count: 1 }, author, o, T))).toBe(
+          hasComment,
+        );
       });
     }
 
     it("exempts administrators from every rule", () => {
       const strict = options({ [key]: false });
-      expect(authorRefusal(kind, action, { ...item, user_id: 1, comment_count: 5, answer_count: 5 }, admin, strict, T + 99_999)).toBeNull();
+      expect(
+        authorRefusal(
+          kind,
+          action,
+          { ...item, user_id: 1, comment_count: 5, answer_count: 5 },
+          admin,
+          strict,
+          T + 99_999,
+        ),
+      ).toBeNull();
     });
   });
 });

@@ -39,11 +39,17 @@ async function trash(table: "questions" | "topics", idColumn: string, id: number
 
 async function setQuestion(id: number, fields: Record<string, number>): Promise<void> {
   const sets = Object.keys(fields).map((name) => `${name} = ?`);
-  await env.DB.prepare(`UPDATE questions SET ${sets.join(", ")} WHERE question_id = ?`).bind(...Object.values(fields), id).run();
+  await env.DB.prepare(`UPDATE questions SET ${sets.join(", ")} WHERE question_id = ?`)
+    .bind(...Object.values(fields), id)
+    .run();
 }
 
 async function followAt(user: { user_id: number }, id: number, time: number): Promise<void> {
-  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'question', ?)").bind(user.user_id, id, time).run();
+  await env.DB.prepare(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'question', ?)",
+  )
+    .bind(user.user_id, id, time)
+    .run();
 }
 
 async function questionCount(): Promise<number> {
@@ -51,11 +57,16 @@ async function questionCount(): Promise<number> {
 }
 
 async function linkedTopics(questionId: number): Promise<number[]> {
-  const { results } = await env.DB.prepare("SELECT topic_id FROM topicables WHERE topicable_type = 'question' AND topicable_id = ? ORDER BY rowid").bind(questionId).all<{ topic_id: number }>();
+  const { results } = await env.DB.prepare(
+    "SELECT topic_id FROM topicables WHERE topicable_type = 'question' AND topicable_id = ? ORDER BY rowid",
+  )
+    .bind(questionId)
+    .all<{ topic_id: number }>();
   return results.map((r) => r.topic_id);
 }
 
-const topicCounts = async (...ids: number[]) => Promise.all(ids.map(async (id) => (await row("topics", "topic_id", id)).question_count));
+const topicCounts = async (...ids: number[]) =>
+  Promise.all(ids.map(async (id) => (await row("topics", "topic_id", id)).question_count));
 
 const ids = (res: { body: { data: { question_id: number }[] } }) => res.body.data.map((q) => q.question_id);
 
@@ -63,11 +74,20 @@ const ids = (res: { body: { data: { question_id: number }[] } }) => res.body.dat
 async function createManyQuestions(userId: number, topicId: number, count = 100): Promise<number[]> {
   const results = await env.DB.batch(
     Array.from({ length: count }, (_, i) =>
-      env.DB.prepare("INSERT INTO questions (user_id, title, create_time, update_time) VALUES (?, ?, ?, ?) RETURNING question_id").bind(userId, `q${i}`, i + 1, i + 1),
+      env.DB.prepare(
+        "INSERT INTO questions (user_id, title, create_time, update_time) VALUES (?, ?, ?, ?) RETURNING question_id",
+      ).bind(userId, `q${i}`, i + 1, i + 1),
     ),
   );
   const created = results.map((r) => (r.results[0] as { question_id: number }).question_id);
-  await env.DB.batch(created.map((id) => env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'question')").bind(topicId, id)));
+  await env.DB.batch(
+    created.map((id) =>
+      env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'question')").bind(
+        topicId,
+        id,
+      ),
+    ),
+  );
   return created;
 }
 
@@ -116,7 +136,12 @@ describe("POST /api/questions", () => {
       user_id: author.user_id,
       username: author.username,
       headline: "",
-      avatar: { original: expect.any(String), small: expect.any(String), middle: expect.any(String), large: expect.any(String) },
+      avatar: {
+        original: expect.any(String),
+        small: expect.any(String),
+        middle: expect.any(String),
+        large: expect.any(String),
+      },
     });
     expect(question.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([b, a]);
     expect(Object.keys(question.relationships.topics[0]).sort()).toEqual(["cover", "name", "topic_id"]);
@@ -134,7 +159,10 @@ describe("POST /api/questions", () => {
   it("answers no relationships without include, and delete_time to an administrator", async () => {
     const admin = await createAdmin();
     const topic = await createTopic();
-    const res = await post("/api/questions", { token: admin.token, body: { title: "Admin asks", content_markdown: "x", topic_ids: [topic] } });
+    const res = await post("/api/questions", {
+      token: admin.token,
+      body: { title: "Admin asks", content_markdown: "x", topic_ids: [topic] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).not.toHaveProperty("relationships");
     expect(res.body.data.delete_time).toBe(0);
@@ -150,7 +178,11 @@ describe("POST /api/questions", () => {
     expect(both.body.data).toMatchObject({ content_markdown: "*md*", content_rendered: "<p><em>md</em></p>" });
     const html = await post("/api/questions", {
       token: author.token,
-      body: { title: "HTML only", content_rendered: '<p onclick="x()">Hello <b>world</b><script>alert(1)</script></p>', topic_ids: [topic] },
+      body: {
+        title: "HTML only",
+        content_rendered: '<p onclick="x()">Hello <b>world</b><script>alert(1)</script></p>',
+        topic_ids: [topic],
+      },
     });
     expect(html.status).toBe(200);
     expect(html.body.data.content_markdown).toContain("**world**");
@@ -161,7 +193,10 @@ describe("POST /api/questions", () => {
     const author = await createUser();
     const topic = await createTopic();
     const title = "猫".repeat(80);
-    const res = await post("/api/questions", { token: author.token, body: { title, content_markdown: "x", topic_ids: Array(12).fill(topic) } });
+    const res = await post("/api/questions", {
+      token: author.token,
+      body: { title, content_markdown: "x", topic_ids: Array(12).fill(topic) },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.title).toBe(title);
     expect(await linkedTopics(res.body.data.question_id)).toEqual([topic]);
@@ -173,12 +208,24 @@ describe("POST /api/questions", () => {
     ["a title of 81 characters", { title: "猫".repeat(81), content_markdown: "x", topic_ids: "T" }, ["title"]],
     ["a title that is not a string", { title: 12, content_markdown: "x", topic_ids: "T" }, ["title"]],
     ["no content", { title: "Fine title", topic_ids: "T" }, ["content_markdown", "content_rendered"]],
-    ["blank content", { title: "Fine title", content_markdown: "  ", content_rendered: "<p></p>", topic_ids: "T" }, ["content_markdown", "content_rendered"]],
-    ["content that is not a string", { title: "Fine title", content_markdown: 5, topic_ids: "T" }, ["content_markdown"]],
+    [
+      "blank content",
+      { title: "Fine title", content_markdown: "  ", content_rendered: "<p></p>", topic_ids: "T" },
+      ["content_markdown", "content_rendered"],
+    ],
+    [
+      "content that is not a string",
+      { title: "Fine title", content_markdown: 5, topic_ids: "T" },
+      ["content_markdown"],
+    ],
     ["no topic_ids", { title: "Fine title", content_markdown: "x" }, ["topic_ids"]],
     ["topic_ids that is not an array", { title: "Fine title", content_markdown: "x", topic_ids: 1 }, ["topic_ids"]],
     ["an empty topic_ids", { title: "Fine title", content_markdown: "x", topic_ids: [] }, ["topic_ids"]],
-    ["a topic id that is not an integer", { title: "Fine title", content_markdown: "x", topic_ids: ["1"] }, ["topic_ids"]],
+    [
+      "a topic id that is not an integer",
+      { title: "Fine title", content_markdown: "x", topic_ids: ["1"] },
+      ["topic_ids"],
+    ],
     ["a topic id that is not positive", { title: "Fine title", content_markdown: "x", topic_ids: [0] }, ["topic_ids"]],
     ["more than 10 topics", { title: "Fine title", content_markdown: "x", topic_ids: "11" }, ["topic_ids"]],
     ["an unknown topic", { title: "Fine title", content_markdown: "x", topic_ids: [999999] }, ["topic_ids"]],
@@ -191,7 +238,14 @@ describe("POST /api/questions", () => {
     await trash("topics", "topic_id", trashed);
     const eleven = await Promise.all(Array.from({ length: 11 }, () => createTopic()));
     const topicIds = { T: [topic], "11": eleven, trashed: [topic, trashed] };
-    const sent = Array.isArray(body) ? body : { ...body, ...("topic_ids" in body && typeof body.topic_ids === "string" ? { topic_ids: topicIds[body.topic_ids as keyof typeof topicIds] } : {}) };
+    const sent = Array.isArray(body)
+      ? body
+      : {
+          ...body,
+          ...("topic_ids" in body && typeof body.topic_ids === "string"
+            ? { topic_ids: topicIds[body.topic_ids as keyof typeof topicIds] }
+            : {}),
+        };
     const res = await post("/api/questions", { token: author.token, body: sent });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(200001);
@@ -203,7 +257,11 @@ describe("POST /api/questions", () => {
 
   it("answers 100006 for malformed JSON", async () => {
     const author = await createUser();
-    const res = await post("/api/questions", { token: author.token, rawBody: "{oops", headers: { "content-type": "application/json" } });
+    const res = await post("/api/questions", {
+      token: author.token,
+      rawBody: "{oops",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(100006);
   });
@@ -216,13 +274,19 @@ describe("GET /api/questions/{question_id}", () => {
     const topic = await createTopic();
     const id = await createQuestion(author.user_id, { title: "Why?", topic_ids: [topic] });
     await followAt(viewer, id, now());
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'question', 'up')").bind(viewer.user_id, id).run();
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'question', 'up')")
+      .bind(viewer.user_id, id)
+      .run();
     const res = await get(`/api/questions/${id}`, { token: viewer.token, query: { include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(Object.keys(res.body.data).sort()).toEqual([...QUESTION_FIELDS, "relationships"].sort());
     expect(res.body.data).toMatchObject({ question_id: id, user_id: author.user_id, title: "Why?" });
-    expect(res.body.data.relationships).toMatchObject({ user: { user_id: author.user_id }, is_following: true, voting: "up" });
+    expect(res.body.data.relationships).toMatchObject({
+      user: { user_id: author.user_id },
+      is_following: true,
+      voting: "up",
+    });
     expect(res.body.data.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([topic]);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
     const anonymous = await get(`/api/questions/${id}`, { query: { include: ALL_INCLUDES } });
@@ -278,7 +342,12 @@ describe("GET /api/questions/{question_id}", () => {
 });
 
 describe("PATCH /api/questions/{question_id}", () => {
-  const editable = { question_can_edit: true, question_can_edit_before: 0, question_can_edit_only_no_comment: true, question_can_edit_only_no_answer: true };
+  const editable = {
+    question_can_edit: true,
+    question_can_edit_before: 0,
+    question_can_edit_only_no_comment: true,
+    question_can_edit_only_no_answer: true,
+  };
 
   it("refuses anonymous and disabled callers with 201001 before anything else", async () => {
     const author = await createUser();
@@ -295,7 +364,11 @@ describe("PATCH /api/questions/{question_id}", () => {
     const author = await createUser();
     const admin = await createAdmin();
     const trashed = await createQuestion(author.user_id, { delete_time: now() });
-    for (const [id, token] of [[trashed, author.token], [trashed, admin.token], [999999, admin.token]] as const) {
+    for (const [id, token] of [
+      [trashed, author.token],
+      [trashed, admin.token],
+      [999999, admin.token],
+    ] as const) {
       const res = await patch(`/api/questions/${id}`, { token, body: { title: 5 } });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe(202001);
@@ -328,7 +401,11 @@ describe("PATCH /api/questions/{question_id}", () => {
     expect(await refusal(old, author.token)).toBe(202004);
     expect(await refusal(commented, author.token)).toBe(202006);
     expect(await refusal(answered, author.token)).toBe(202005);
-    await setOptions({ question_can_edit_only_no_answer: false, question_can_edit_only_no_comment: false, question_can_edit_before: 0 });
+    await setOptions({
+      question_can_edit_only_no_answer: false,
+      question_can_edit_only_no_comment: false,
+      question_can_edit_before: 0,
+    });
     for (const id of [old, commented, answered]) {
       const res = await patch(`/api/questions/${id}`, { token: author.token, body: { title: "Allowed now" } });
       expect(res.status).toBe(200);
@@ -352,11 +429,19 @@ describe("PATCH /api/questions/{question_id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ title: "New title", content_markdown: "new *body*", content_rendered: "<p>new <em>body</em></p>", create_time: created });
+    expect(res.body.data).toMatchObject({
+      title: "New title",
+      content_markdown: "new *body*",
+      content_rendered: "<p>new <em>body</em></p>",
+      create_time: created,
+    });
     expect(res.body.data.update_time).toBeGreaterThanOrEqual(before);
     expect(res.body.data.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([topic]);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
-    expect(await row("questions", "question_id", id)).toMatchObject({ title: "New title", update_time: res.body.data.update_time });
+    expect(await row("questions", "question_id", id)).toMatchObject({
+      title: "New title",
+      update_time: res.body.data.update_time,
+    });
   });
 
   it("replaces the topic set, moving only the changed topics' counters and not update_time", async () => {
@@ -368,7 +453,11 @@ describe("PATCH /api/questions/{question_id}", () => {
     const neighbour = await createQuestion(author.user_id, { topic_ids: [b, c] });
     expect(await topicCounts(a, b, c, d)).toEqual([1, 2, 1, 0]);
 
-    const res = await patch(`/api/questions/${id}`, { token: author.token, body: { topic_ids: [d, b, c, d] }, query: { include: "topics" } });
+    const res = await patch(`/api/questions/${id}`, {
+      token: author.token,
+      body: { topic_ids: [d, b, c, d] },
+      query: { include: "topics" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.update_time).toBe(created);
     expect(res.body.data.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([b, d, c]);
@@ -413,7 +502,10 @@ describe("PATCH /api/questions/{question_id}", () => {
       expect(res.body.code).toBe(200001);
       expect(Object.keys(res.body.errors).sort()).toEqual(fields);
     }
-    expect(await row("questions", "question_id", id)).toMatchObject({ title: "A question title", content_markdown: "question body" });
+    expect(await row("questions", "question_id", id)).toMatchObject({
+      title: "A question title",
+      content_markdown: "question body",
+    });
     expect(await linkedTopics(id)).toEqual([topic]);
     expect(await topicCounts(topic)).toEqual([1]);
   });
@@ -482,13 +574,18 @@ describe("GET /api/questions", () => {
       ["delete_time", [a, c, b]],
       ["title", [a, c, b]],
     ];
-    for (const [order, expected] of orders) expect(ids(await get("/api/questions", { query: { order } })), order).toEqual(expected);
+    for (const [order, expected] of orders)
+      expect(ids(await get("/api/questions", { query: { order } })), order).toEqual(expected);
   });
 
   it("filters by question_id, user_id and topic_id, and refuses a filter that is not an id", async () => {
     const { author, a, b, c } = await threeQuestions();
     const topic = await createTopic();
-    await env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'question'), (?, ?, 'question')").bind(topic, b, topic, c).run();
+    await env.DB.prepare(
+      "INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'question'), (?, ?, 'question')",
+    )
+      .bind(topic, b, topic, c)
+      .run();
     expect(ids(await get("/api/questions", { query: { question_id: b } }))).toEqual([b]);
     expect(ids(await get("/api/questions", { query: { user_id: author.user_id } }))).toEqual([a, c]);
     expect(ids(await get("/api/questions", { query: { topic_id: topic } }))).toEqual([c, b]);
@@ -506,10 +603,16 @@ describe("GET /api/questions", () => {
     const live = await createQuestion(author.user_id);
     const first = await createQuestion(author.user_id, { delete_time: now() - 10 });
     const second = await createQuestion(author.user_id, { delete_time: now() - 100 });
-    const ignored = await get("/api/questions", { token: author.token, query: { trashed: "true", order: "-delete_time" } });
+    const ignored = await get("/api/questions", {
+      token: author.token,
+      query: { trashed: "true", order: "-delete_time" },
+    });
     expect(ids(ignored)).toEqual([live]);
     const admin = await createAdmin();
-    const trashed = await get("/api/questions", { token: admin.token, query: { trashed: "true", order: "delete_time" } });
+    const trashed = await get("/api/questions", {
+      token: admin.token,
+      query: { trashed: "true", order: "delete_time" },
+    });
     expect(ids(trashed)).toEqual([second, first]);
     expect(trashed.body.data[0].delete_time).toBeGreaterThan(0);
   });
@@ -521,12 +624,19 @@ describe("GET /api/questions", () => {
     const created = await createManyQuestions(author.user_id, topic);
     await createQuestion(author.user_id);
     await followAt(viewer, created[0]!, now());
-    const res = await get("/api/questions", { token: viewer.token, query: { per_page: 100, include: ALL_INCLUDES, order: "create_time" } });
+    const res = await get("/api/questions", {
+      token: viewer.token,
+      query: { per_page: 100, include: ALL_INCLUDES, order: "create_time" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body.pagination).toMatchObject({ total: 101, pages: 2, next: 2 });
     expect(res.body.data[0].question_id).toBe(created[0]);
-    expect(res.body.data[0].relationships).toMatchObject({ user: { user_id: author.user_id }, is_following: true, voting: "" });
+    expect(res.body.data[0].relationships).toMatchObject({
+      user: { user_id: author.user_id },
+      is_following: true,
+      voting: "",
+    });
     expect(res.body.data[99].relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([topic]);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -555,7 +665,10 @@ describe("GET /api/topics/{topic_id}/questions", () => {
     const id = await createQuestion(author.user_id, { topic_ids: [topic] });
     await followAt(author, id, now());
     await disableInDb(author);
-    const off = await get(`/api/topics/${topic}/questions`, { token: author.token, query: { include: "is_following" } });
+    const off = await get(`/api/topics/${topic}/questions`, {
+      token: author.token,
+      query: { include: "is_following" },
+    });
     expect(off.status).toBe(200);
     expect(off.body.data[0].relationships).toEqual({ is_following: false });
     const admin = await createAdmin();
@@ -575,7 +688,10 @@ describe("GET /api/topics/{topic_id}/questions", () => {
     const author = await createUser();
     const topic = await createTopic();
     await createManyQuestions(author.user_id, topic);
-    const res = await get(`/api/topics/${topic}/questions`, { token: author.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    const res = await get(`/api/topics/${topic}/questions`, {
+      token: author.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(res.body.data).toHaveLength(100);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -594,7 +710,10 @@ describe("GET /api/users/{user_id}/questions and /api/user/questions", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(ids(res)).toEqual([b, a]);
-    expect(ids(await get(`/api/users/${author.user_id}/questions`, { query: { order: "create_time" } }))).toEqual([a, b]);
+    expect(ids(await get(`/api/users/${author.user_id}/questions`, { query: { order: "create_time" } }))).toEqual([
+      a,
+      b,
+    ]);
     const own = await get("/api/user/questions", { token: author.token, query: { include: "user" } });
     expect(own.status).toBe(200);
     expect(ids(own)).toEqual([b, a]);
@@ -631,7 +750,10 @@ describe("GET /api/users/{user_id}/questions and /api/user/questions", () => {
   it("holds the read budget for a page of 100 with every include", async () => {
     const author = await createUser();
     await createManyQuestions(author.user_id, await createTopic());
-    const res = await get(`/api/users/${author.user_id}/questions`, { token: author.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    const res = await get(`/api/users/${author.user_id}/questions`, {
+      token: author.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(res.body.data).toHaveLength(100);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -651,7 +773,11 @@ describe("GET /api/users/{user_id}/following_questions and /api/user/following_q
   it("lists the live questions a user follows, newest follow first", async () => {
     const user = await createUser();
     const author = await createUser();
-    const [a, b, c] = [await createQuestion(author.user_id), await createQuestion(author.user_id), await createQuestion(author.user_id)];
+    const [a, b, c] = [
+      await createQuestion(author.user_id),
+      await createQuestion(author.user_id),
+      await createQuestion(author.user_id),
+    ];
     const trashed = await createQuestion(author.user_id, { delete_time: now() });
     const time = now();
     await followAt(user, b, time - 30);
@@ -685,9 +811,16 @@ describe("GET /api/users/{user_id}/following_questions and /api/user/following_q
     const user = await createUser();
     const created = await createManyQuestions(user.user_id, await createTopic());
     await env.DB.batch(
-      created.map((id, i) => env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'question', ?)").bind(user.user_id, id, i)),
+      created.map((id, i) =>
+        env.DB.prepare(
+          "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'question', ?)",
+        ).bind(user.user_id, id, i),
+      ),
     );
-    const res = await get("/api/user/following_questions", { token: user.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    const res = await get("/api/user/following_questions", {
+      token: user.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(ids(res)).toEqual([...created].reverse());
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -733,7 +866,9 @@ describe("GET /api/openapi.json", () => {
       expect(paths[path]).toHaveProperty("get");
     }
     expect(Object.keys(paths["/api/questions/{question_id}/followers"]).sort()).toEqual(["delete", "get", "post"]);
-    expect(paths["/api/questions"].post.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/QuestionCreate" });
+    expect(paths["/api/questions"].post.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/QuestionCreate",
+    });
     expect(res.body.components.schemas.QuestionCreate.required).toEqual(["title", "topic_ids"]);
     expect(res.body.components.schemas.QuestionEdit.properties).toHaveProperty("topic_ids");
   });

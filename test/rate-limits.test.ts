@@ -11,10 +11,10 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { CATEGORY_OF_ROUTE, LIMIT_PERIOD, limitCategory } from "../src/lib/rate-limit";
 import { UPLOAD_ROUTES } from "../src/middleware/body";
-import { call, del, post, type ApiResponse } from "./helpers/api";
+import { picture } from "./fixtures/pictures";
+import { type ApiResponse, call, del, post } from "./helpers/api";
 import { createArticle, createComment, createQuestion, createTopic } from "./helpers/content";
 import { createAdmin, createUser, type TestUser } from "./helpers/factories";
-import { picture } from "./fixtures/pictures";
 
 /** A sanity bound for a burst of a few hundred requests on a loaded machine, not a timing being tested. */
 const BURST_TIMEOUT = 60_000;

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
-import { BASE, del, get, post, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, BASE, del, get, post } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion } from "./helpers/content";
 import { createAdmin, createToken, createUser, type TestUser } from "./helpers/factories";
 
@@ -19,11 +19,17 @@ const ALL_INCLUDES = "reporter,question,answer,article,comment,user";
 const GROUP_INCLUDES = "question,answer,article,comment,user";
 
 async function run(sql: string, ...values: unknown[]): Promise<void> {
-  await env.DB.prepare(sql).bind(...values).run();
+  await env.DB.prepare(sql)
+    .bind(...values)
+    .run();
 }
 
 async function all<T>(sql: string, ...values: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(sql).bind(...values).all<T>()).results;
+  return (
+    await env.DB.prepare(sql)
+      .bind(...values)
+      .all<T>()
+  ).results;
 }
 
 /** A report written straight into D1, dated `time`, for the list tests. */
@@ -40,7 +46,9 @@ async function report(user: TestUser, type: ReportableType, id: number, time = n
 
 /** Remaining reports as `type:id<-user` keys, sorted. */
 async function remainingReports(): Promise<string[]> {
-  const rows = await all<{ k: string }>("SELECT reportable_type || ':' || reportable_id || '<-' || user_id AS k FROM reports ORDER BY 1");
+  const rows = await all<{ k: string }>(
+    "SELECT reportable_type || ':' || reportable_id || '<-' || user_id AS k FROM reports ORDER BY 1",
+  );
   return rows.map((r) => r.k);
 }
 
@@ -105,7 +113,10 @@ const kinds: Kind[] = [
     type: "comment",
     notFound: 204001,
     create: async (author) =>
-      createComment(author.user_id, "article", await createArticle(author.user_id), { content: "A reported comment", create_time: T }),
+      createComment(author.user_id, "article", await createArticle(author.user_id), {
+        content: "A reported comment",
+        create_time: T,
+      }),
     summary: (id) => ({ comment_id: id, content_summary: "A reported comment", create_time: T, update_time: T }),
   },
   {
@@ -139,7 +150,11 @@ describe("POST /api/reports/{type}:{id}", () => {
     it("refuses a disabled user's token with 201001", async () => {
       const author = await createUser();
       const id = await createQuestion(author.user_id);
-      expectError(await post(`/api/reports/question:${id}`, { token: await disabledToken(), body: { reason: "spam" } }), 401, 201001);
+      expectError(
+        await post(`/api/reports/question:${id}`, { token: await disabledToken(), body: { reason: "spam" } }),
+        401,
+        201001,
+      );
     });
 
     it("checks access before the type and the body", async () => {
@@ -160,7 +175,10 @@ describe("POST /api/reports/{type}:{id}", () => {
       const [author, reporter] = [await createUser(), await createUser()];
       const id = await kind.create(author);
       const before = now();
-      const res = await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "Spam & <b>ads</b>" } });
+      const res = await post(`/api/reports/${kind.type}:${id}`, {
+        token: reporter.token,
+        body: { reason: "Spam & <b>ads</b>" },
+      });
       expect(res.status).toBe(200);
       expect(res.body.code).toBe(0);
       expect(res.body.data).toEqual({
@@ -186,12 +204,18 @@ describe("POST /api/reports/{type}:{id}", () => {
         body: { reason: "spam" },
       });
       expect(res.status).toBe(200);
-      expect(res.body.data.relationships).toEqual({ reporter: userSummary(reporter), [kind.type]: await kind.summary(id) });
+      expect(res.body.data.relationships).toEqual({
+        reporter: userSummary(reporter),
+        [kind.type]: await kind.summary(id),
+      });
     });
 
     it(`answers ${kind.notFound} for a missing target`, async () => {
       const reporter = await createUser();
-      const res = await post(`/api/reports/${kind.type}:${MISSING_ID}`, { token: reporter.token, body: { reason: "spam" } });
+      const res = await post(`/api/reports/${kind.type}:${MISSING_ID}`, {
+        token: reporter.token,
+        body: { reason: "spam" },
+      });
       expectError(res, 404, kind.notFound);
       expect(await remainingReports()).toEqual([]);
     });
@@ -199,9 +223,17 @@ describe("POST /api/reports/{type}:{id}", () => {
     it("refuses a second report by the same user with 207003 (HTTP 409)", async () => {
       const [author, reporter, other] = [await createUser(), await createUser(), await createUser()];
       const id = await kind.create(author);
-      expect((await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "spam" } })).status).toBe(200);
-      expectError(await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "other reason" } }), 409, 207003);
-      expect((await post(`/api/reports/${kind.type}:${id}`, { token: other.token, body: { reason: "spam" } })).status).toBe(200);
+      expect(
+        (await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "spam" } })).status,
+      ).toBe(200);
+      expectError(
+        await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "other reason" } }),
+        409,
+        207003,
+      );
+      expect(
+        (await post(`/api/reports/${kind.type}:${id}`, { token: other.token, body: { reason: "spam" } })).status,
+      ).toBe(200);
       expect(await remainingReports()).toEqual([key(kind.type, id, reporter), key(kind.type, id, other)].sort());
     });
 
@@ -218,20 +250,31 @@ describe("POST /api/reports/{type}:{id}", () => {
     const [author, reporter] = [await createUser(), await createUser()];
     const id = await kind.create(author);
     await trash(kind.type, id);
-    expectError(await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "spam" } }), 404, kind.notFound);
+    expectError(
+      await post(`/api/reports/${kind.type}:${id}`, { token: reporter.token, body: { reason: "spam" } }),
+      404,
+      kind.notFound,
+    );
     expect(await remainingReports()).toEqual([]);
   });
 
   it("reports a disabled user: users only have to exist", async () => {
     const [reporter, disabled] = [await createUser(), await createUser({ disabled: true })];
-    const res = await post(`/api/reports/user:${disabled.user_id}`, { token: reporter.token, body: { reason: "spam" } });
+    const res = await post(`/api/reports/user:${disabled.user_id}`, {
+      token: reporter.token,
+      body: { reason: "spam" },
+    });
     expect(res.status).toBe(200);
   });
 
   it("gives a null summary only for the included type, and a relationships key only with includes", async () => {
     const [author, reporter] = [await createUser(), await createUser()];
     const id = await createQuestion(author.user_id);
-    const res = await post(`/api/reports/question:${id}`, { token: reporter.token, query: { include: "answer" }, body: { reason: "spam" } });
+    const res = await post(`/api/reports/question:${id}`, {
+      token: reporter.token,
+      query: { include: "answer" },
+      body: { reason: "spam" },
+    });
     expect(res.body.data.relationships).toEqual({});
   });
 
@@ -265,7 +308,10 @@ describe("POST /api/reports/{type}:{id}", () => {
     it.each(cases)("refuses a reason that is %s with 200001 on reason", async (_, reason) => {
       const [author, reporter] = [await createUser(), await createUser()];
       const id = await createQuestion(author.user_id);
-      const res = await post(`/api/reports/question:${id}`, { token: reporter.token, body: reason === undefined ? {} : { reason } });
+      const res = await post(`/api/reports/question:${id}`, {
+        token: reporter.token,
+        body: reason === undefined ? {} : { reason },
+      });
       expectError(res, 400, 200001);
       expect(res.body.errors).toEqual({ reason: expect.any(String) });
       expect(await remainingReports()).toEqual([]);
@@ -309,12 +355,20 @@ describe("POST /api/reports/{type}:{id}", () => {
   describe("order of checks: type, target, reason, duplicate", () => {
     it("answers the type before the target and the reason", async () => {
       const user = await createUser();
-      expectError(await post(`/api/reports/topic:${MISSING_ID}`, { token: user.token, body: { reason: 1 } }), 400, 207002);
+      expectError(
+        await post(`/api/reports/topic:${MISSING_ID}`, { token: user.token, body: { reason: 1 } }),
+        400,
+        207002,
+      );
     });
 
     it("answers a missing or trashed target before the reason", async () => {
       const [author, user] = [await createUser(), await createUser()];
-      expectError(await post(`/api/reports/answer:${MISSING_ID}`, { token: user.token, body: { reason: "x" } }), 404, 203001);
+      expectError(
+        await post(`/api/reports/answer:${MISSING_ID}`, { token: user.token, body: { reason: "x" } }),
+        404,
+        203001,
+      );
       const id = await createArticle(author.user_id);
       await trash("article", id);
       expectError(await post(`/api/reports/article:${id}`, { token: user.token, body: {} }), 404, 206001);
@@ -323,7 +377,9 @@ describe("POST /api/reports/{type}:{id}", () => {
     it("answers the reason before the duplicate", async () => {
       const [author, user] = [await createUser(), await createUser()];
       const id = await createQuestion(author.user_id);
-      expect((await post(`/api/reports/question:${id}`, { token: user.token, body: { reason: "spam" } })).status).toBe(200);
+      expect((await post(`/api/reports/question:${id}`, { token: user.token, body: { reason: "spam" } })).status).toBe(
+        200,
+      );
       const res = await post(`/api/reports/question:${id}`, { token: user.token, body: { reason: "x" } });
       expectError(res, 400, 200001);
       expect(res.body.errors).toEqual({ reason: expect.any(String) });
@@ -334,7 +390,9 @@ describe("POST /api/reports/{type}:{id}", () => {
     const [author, reporter] = [await createUser(), await createUser()];
     const id = await createQuestion(author.user_id);
     const responses = await Promise.all(
-      Array.from({ length: 6 }, () => post(`/api/reports/question:${id}`, { token: reporter.token, body: { reason: "spam" } })),
+      Array.from({ length: 6 }, () =>
+        post(`/api/reports/question:${id}`, { token: reporter.token, body: { reason: "spam" } }),
+      ),
     );
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     expect(responses.filter((r) => r.status === 409).every((r) => r.body.code === 207003)).toBe(true);
@@ -424,7 +482,11 @@ describe("GET /api/reports", () => {
   it("orders targets last reported in the same second by their newest report", async () => {
     const admin = await createAdmin();
     const [a, b] = [await createUser(), await createUser()];
-    const [first, second, third] = [await createQuestion(a.user_id), await createQuestion(a.user_id), await createQuestion(a.user_id)];
+    const [first, second, third] = [
+      await createQuestion(a.user_id),
+      await createQuestion(a.user_id),
+      await createQuestion(a.user_id),
+    ];
     await report(a, "question", second, T);
     await report(a, "question", first, T);
     await report(b, "question", third, T);
@@ -469,10 +531,16 @@ describe("GET /api/reports", () => {
 
   it("includes each target's summary under its own type only, with the exact shapes", async () => {
     const s = await scene();
-    const res = await get("/api/reports", { token: s.admin.token, query: { include: `${GROUP_INCLUDES},reporter,unknown` } });
+    const res = await get("/api/reports", {
+      token: s.admin.token,
+      query: { include: `${GROUP_INCLUDES},reporter,unknown` },
+    });
     expect(res.status).toBe(200);
     const relationshipsOf = Object.fromEntries(
-      res.body.data.map((g: { reportable_type: string; relationships: unknown }) => [g.reportable_type, g.relationships]),
+      res.body.data.map((g: { reportable_type: string; relationships: unknown }) => [
+        g.reportable_type,
+        g.relationships,
+      ]),
     );
     expect(relationshipsOf).toEqual({
       question: { question: await kindOf("question").summary(s.question) },
@@ -487,7 +555,9 @@ describe("GET /api/reports", () => {
     const s = await scene();
     const some = await get("/api/reports", { token: s.admin.token, query: { include: "question" } });
     for (const group of some.body.data as { reportable_type: string; relationships: Record<string, unknown> }[]) {
-      expect(group.relationships).toEqual(group.reportable_type === "question" ? { question: await kindOf("question").summary(s.question) } : {});
+      expect(group.relationships).toEqual(
+        group.reportable_type === "question" ? { question: await kindOf("question").summary(s.question) } : {},
+      );
     }
     const none = await get("/api/reports", { token: s.admin.token });
     for (const group of none.body.data) expect(group).not.toHaveProperty("relationships");
@@ -534,7 +604,11 @@ describe("GET /api/reports/{type}:{id} (spec operation 7)", () => {
       await report(b, kind.type, id, T + 3, "newest");
       await report(c, kind.type, id, T + 2, "middle");
       await report(a, kind.type, other, T + 9, "elsewhere");
-      const reports = await all<Record<string, unknown>>("SELECT * FROM reports WHERE reportable_id = ? AND reportable_type = ?", id, kind.type);
+      const reports = await all<Record<string, unknown>>(
+        "SELECT * FROM reports WHERE reportable_id = ? AND reportable_type = ?",
+        id,
+        kind.type,
+      );
       const byReason = (reason: string) => reports.find((r) => r.reason === reason);
 
       const first = await get(`/api/reports/${kind.type}:${id}`, { token: admin.token, query: { per_page: 2 } });
@@ -551,7 +625,10 @@ describe("GET /api/reports/{type}:{id} (spec operation 7)", () => {
       });
       expect(first.body.pagination).toEqual({ page: 1, per_page: 2, previous: null, next: 2, total: 3, pages: 2 });
 
-      const second = await get(`/api/reports/${kind.type}:${id}`, { token: admin.token, query: { per_page: 2, page: 2 } });
+      const second = await get(`/api/reports/${kind.type}:${id}`, {
+        token: admin.token,
+        query: { per_page: 2, page: 2 },
+      });
       expect(second.body.data).toEqual([byReason("first")]);
       expect(second.body.pagination).toEqual({ page: 2, per_page: 2, previous: 1, next: null, total: 3, pages: 2 });
     });
@@ -561,9 +638,15 @@ describe("GET /api/reports/{type}:{id} (spec operation 7)", () => {
       const [author, reporter] = [await createUser(), await createUser()];
       const id = await kind.create(author);
       await report(reporter, kind.type, id);
-      const res = await get(`/api/reports/${kind.type}:${id}`, { token: admin.token, query: { include: `${ALL_INCLUDES},unknown` } });
+      const res = await get(`/api/reports/${kind.type}:${id}`, {
+        token: admin.token,
+        query: { include: `${ALL_INCLUDES},unknown` },
+      });
       expect(res.body.data).toHaveLength(1);
-      expect(res.body.data[0].relationships).toEqual({ reporter: userSummary(reporter), [kind.type]: await kind.summary(id) });
+      expect(res.body.data[0].relationships).toEqual({
+        reporter: userSummary(reporter),
+        [kind.type]: await kind.summary(id),
+      });
     });
   });
 
@@ -623,9 +706,16 @@ describe("GET /api/reports/{type}:{id} (spec operation 7)", () => {
     const author = await createUser();
     const id = await createQuestion(author.user_id);
     for (let i = 0; i < 12; i += 1) await report(await createUser(), "question", id, T + i);
-    const res = await get(`/api/reports/question:${id}`, { token: admin.token, query: { per_page: 100, include: ALL_INCLUDES } });
+    const res = await get(`/api/reports/question:${id}`, {
+      token: admin.token,
+      query: { per_page: 100, include: ALL_INCLUDES },
+    });
     expect(res.body.data).toHaveLength(12);
-    expect(res.body.data.every((r: { relationships: Record<string, unknown> }) => r.relationships.reporter && r.relationships.question)).toBe(true);
+    expect(
+      res.body.data.every(
+        (r: { relationships: Record<string, unknown> }) => r.relationships.reporter && r.relationships.question,
+      ),
+    ).toBe(true);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
@@ -658,7 +748,9 @@ describe("DELETE /api/reports/{targets}", () => {
     const res = await del(`/api/reports/question:${s.question}`, { token: s.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(await remainingReports()).toEqual([key("answer", s.answer, s.a), key("article", s.question, s.a), key("user", s.a.user_id, s.b)].sort());
+    expect(await remainingReports()).toEqual(
+      [key("answer", s.answer, s.a), key("article", s.question, s.a), key("user", s.a.user_id, s.b)].sort(),
+    );
     expect(res.roundTrips).toBeLessThanOrEqual(3);
   });
 
@@ -673,7 +765,8 @@ describe("DELETE /api/reports/{targets}", () => {
 
   it("accepts 100 targets and refuses 101 with 200001 on target", async () => {
     const s = await reported();
-    const list = (n: number) => [`question:${s.question}`, ...Array.from({ length: n - 1 }, (_, i) => `answer:${MISSING_ID + i}`)].join(",");
+    const list = (n: number) =>
+      [`question:${s.question}`, ...Array.from({ length: n - 1 }, (_, i) => `answer:${MISSING_ID + i}`)].join(",");
     const tooMany = await del(`/api/reports/${list(101)}`, { token: s.admin.token });
     expectError(tooMany, 400, 200001);
     expect(tooMany.body.errors).toEqual({ target: expect.any(String) });
@@ -719,11 +812,15 @@ describe("hard deletes take the reports with them (behaviour.md 3.13)", () => {
       ["question", keep],
       ["user", author.user_id],
     ] as const) {
-      expect((await post(`/api/reports/${type}:${id}`, { token: reporter.token, body: { reason: "spam" } })).status).toBe(200);
+      expect(
+        (await post(`/api/reports/${type}:${id}`, { token: reporter.token, body: { reason: "spam" } })).status,
+      ).toBe(200);
     }
     const res = await del(`/api/questions/${question}`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(await remainingReports()).toEqual([key("question", keep, reporter), key("user", author.user_id, reporter)].sort());
+    expect(await remainingReports()).toEqual(
+      [key("question", keep, reporter), key("user", author.user_id, reporter)].sort(),
+    );
     const list = await get("/api/reports", { token: admin.token });
     expect(list.body.pagination.total).toBe(2);
   });
@@ -745,7 +842,10 @@ describe("hard deletes take the reports with them (behaviour.md 3.13)", () => {
 describe("GET /api/openapi.json", () => {
   it("documents the report routes with the path segment's two parts", async () => {
     const res = await get("/api/openapi.json");
-    const paths = res.body.paths as Record<string, Record<string, { parameters?: { name: string; description?: string }[] }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<string, { parameters?: { name: string; description?: string }[] }>
+    >;
     expect(Object.keys(paths["/api/reports"] ?? {})).toEqual(["get"]);
     expect(Object.keys(paths["/api/reports/{target}"] ?? {}).sort()).toEqual(["delete", "get", "post"]);
     const param = paths["/api/reports/{target}"]!.get!.parameters!.find((p) => p.name === "target");

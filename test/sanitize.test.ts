@@ -38,7 +38,7 @@ describe("XSS corpus", () => {
   });
 
   it("has a markdown checker that accepts code, escapes and allowed tags", async () => {
-    await expectSafeMarkdown('`<script>` \\<script> <b>x</b> [a](/a) <https://e.example>\n\n    <img onerror=x>');
+    await expectSafeMarkdown("`<script>` \\<script> <b>x</b> [a](/a) <https://e.example>\n\n    <img onerror=x>");
   });
 
   it("has at least 60 payloads", () => {
@@ -75,7 +75,7 @@ describe("sanitizeHtml", () => {
     const html = [
       '<p><a href="/q/1" target="_blank" title="t" rel="author">a</a> <abbr title="HyperText">HTML</abbr> <b>b</b> <big>big</big>',
       "<cite>c</cite> <code>x</code> <del>d</del> <em>e</em> <i>i</i> <ins>n</ins> <s>s</s> <small>sm</small>",
-      '<span>sp</span> <sub>1</sub> <sup>2</sup> <strong>st</strong> <tt>tt</tt> <u>u</u> <mark>m</mark>',
+      "<span>sp</span> <sub>1</sub> <sup>2</sup> <strong>st</strong> <tt>tt</tt> <u>u</u> <mark>m</mark>",
       '<font color="red" size="2" face="serif">f</font><br /></p>',
       '<address>ad</address><blockquote cite="https://src.example/">q</blockquote><center>ce</center>',
       "<div><dl><dt>t</dt><dd>d</dd></dl></div><h1>1</h1><h2>2</h2><h3>3</h3><h4>4</h4><h5>5</h5><h6>6</h6><hr />",
@@ -92,10 +92,14 @@ describe("sanitizeHtml", () => {
   });
 
   it("drops attributes off the list and canonicalises the rest", () => {
-    expect(sanitizeHtml(`<P CLASS=x ID='y' style="color:red" Title=hi data-x=1>t</P>`)).toBe('<p>t</p>');
+    expect(sanitizeHtml(`<P CLASS=x ID='y' style="color:red" Title=hi data-x=1>t</P>`)).toBe("<p>t</p>");
     expect(sanitizeHtml(`<abbr TITLE='a "b" &amp; c'>x</abbr>`)).toBe('<abbr title="a &quot;b&quot; &amp; c">x</abbr>');
-    expect(sanitizeHtml('<img src="/1.png" src="javascript:alert(1)" alt=a alt=b>')).toBe('<img src="/1.png" alt="a" />');
-    expect(sanitizeHtml("<input type=CHECKBOX checked=checked disabled>")).toBe('<input type="checkbox" checked="" disabled="" />');
+    expect(sanitizeHtml('<img src="/1.png" src="javascript:alert(1)" alt=a alt=b>')).toBe(
+      '<img src="/1.png" alt="a" />',
+    );
+    expect(sanitizeHtml("<input type=CHECKBOX checked=checked disabled>")).toBe(
+      '<input type="checkbox" checked="" disabled="" />',
+    );
     expect(sanitizeHtml("<input checked><input type=radio>")).toBe("");
   });
 
@@ -110,7 +114,7 @@ describe("sanitizeHtml", () => {
     expect(sanitizeHtml('<img src="HTTPS://cdn.example/a.png">')).toBe('<img src="HTTPS://cdn.example/a.png" />');
   });
 
-  it("gives external links rel=\"nofollow noopener\" whatever rel they had", () => {
+  it('gives external links rel="nofollow noopener" whatever rel they had', () => {
     expect(sanitizeHtml('<a href="https://e.example" rel="opener" target="_blank">e</a>')).toBe(
       '<a href="https://e.example" rel="nofollow noopener" target="_blank">e</a>',
     );
@@ -131,15 +135,21 @@ describe("sanitizeHtml", () => {
   });
 
   it("keeps the text of unknown elements and drops the content of dangerous ones", () => {
-    expect(sanitizeHtml("<custom-el>keep <blink>me</blink></custom-el><select><option>too</option></select>")).toBe("keep metoo");
-    expect(sanitizeHtml("a<script>x</script>b<style>y</style>c<svg><text>z</text></svg>d<template>t</template>e")).toBe("abcde");
+    expect(sanitizeHtml("<custom-el>keep <blink>me</blink></custom-el><select><option>too</option></select>")).toBe(
+      "keep metoo",
+    );
+    expect(sanitizeHtml("a<script>x</script>b<style>y</style>c<svg><text>z</text></svg>d<template>t</template>e")).toBe(
+      "abcde",
+    );
     expect(sanitizeHtml("a<svg/>b<svg><svg></svg>c</svg>d")).toBe("abd");
     expect(sanitizeHtml("a<embed src=x>b")).toBe("ab");
   });
 
   it("escapes text and decodes character references as a browser does", () => {
     expect(sanitizeHtml("a < b && c > d")).toBe("a &lt; b &amp;&amp; c &gt; d");
-    expect(sanitizeHtml("&#60;x&#x3e; &lt; &amp;amp; &eacute; &bogus; &#0; &nbsp;")).toBe("&lt;x&gt; &lt; &amp;amp; é &amp;bogus; \ufffd \u00a0");
+    expect(sanitizeHtml("&#60;x&#x3e; &lt; &amp;amp; &eacute; &bogus; &#0; &nbsp;")).toBe(
+      "&lt;x&gt; &lt; &amp;amp; é &amp;bogus; \ufffd \u00a0",
+    );
   });
 
   it("balances tags as a browser does: closes what is left open, reopens formatting, handles stray end tags", () => {
@@ -154,7 +164,7 @@ describe("sanitizeHtml", () => {
   });
 
   it("flattens very deep nesting instead of overflowing the stack", () => {
-    const deep = "<div>".repeat(5000) + "x" + "</div>".repeat(5000);
+    const deep = `${"<div>".repeat(5000)}x${"</div>".repeat(5000)}`;
     const out = sanitizeHtml(deep);
     expect(out).toContain("x");
     expect(sanitizeHtml(out)).toBe(out);
@@ -214,9 +224,10 @@ describe("stripTags and contentSummary", () => {
   });
 
   it("summarises long HTML as its whole text would, reading only a prefix", () => {
-    const long = `<h1>T</h1>${"<p><b>b&amp;</b>\n  <a href=\"/x\">link</a> 字😀 &lt;x&gt;</p>".repeat(20_000)}`;
+    const long = `<h1>T</h1>${'<p><b>b&amp;</b>\n  <a href="/x">link</a> 字😀 &lt;x&gt;</p>'.repeat(20_000)}`;
     const whole = Array.from(stripTags(long).replace(/\s+/g, " ").trim());
-    for (const length of [1, 79, 80, 81, 500]) expect(contentSummary(long, length)).toBe(whole.slice(0, length).join(""));
+    for (const length of [1, 79, 80, 81, 500])
+      expect(contentSummary(long, length)).toBe(whole.slice(0, length).join(""));
     expect(contentSummary(`${"<b></b>".repeat(10_000)}<p>late</p>`)).toBe("late");
   });
 });

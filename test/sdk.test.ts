@@ -4,7 +4,6 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { defaults } from "./helpers/sdk-adapter";
 import * as ArticleApi from "mdclub-sdk-js/es/ArticleApi";
 import * as NotificationApi from "mdclub-sdk-js/es/NotificationApi";
 import * as OptionApi from "mdclub-sdk-js/es/OptionApi";
@@ -15,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { createTopic } from "./helpers/content";
 import { createUser, DEFAULT_PASSWORD } from "./helpers/factories";
+import { defaults } from "./helpers/sdk-adapter";
 
 // The SDK's browser adapters keep the token in window.localStorage.
 const storage = new Map<string, string>();
@@ -33,7 +33,9 @@ beforeEach(() => {
   vi.stubGlobal("HTMLElement", class {});
   vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
     // The adapter sends `token: undefined` when logged out; a browser would drop such a header too.
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string | undefined>).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string | undefined>).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>;
     const ctx = createExecutionContext();
     const res = await worker.fetch(new Request(url, { ...init, headers }), env, ctx);
     await waitOnExecutionContext(ctx);
@@ -53,12 +55,20 @@ describe("the official MDClub SDK", () => {
     expect(login.code).toBe(0);
     expect(storage.get("token")).toBe(login.data.token);
     const mine = await UserApi.getMine({ include: ["is_me"] });
-    expect(mine.data).toMatchObject({ user_id: user.user_id, username: user.username, email: user.email, relationships: { is_me: true } });
+    expect(mine.data).toMatchObject({
+      user_id: user.user_id,
+      username: user.username,
+      email: user.email,
+      relationships: { is_me: true },
+    });
   });
 
   it("gets the error body of a refused login: code and the field", async () => {
     const user = await createUser();
-    await expect(TokenApi.login({ name: user.username, password: "wrong" })).rejects.toMatchObject({ code: 200001, errors: { password: expect.any(String) } });
+    await expect(TokenApi.login({ name: user.username, password: "wrong" })).rejects.toMatchObject({
+      code: 200001,
+      errors: { password: expect.any(String) },
+    });
   });
 
   it("creates a question, answers it, comments on an article, and reads the notifications it caused", async () => {
@@ -66,13 +76,26 @@ describe("the official MDClub SDK", () => {
     const answerer = await createUser();
     const topic = await createTopic();
     await TokenApi.login({ name: asker.username, password: DEFAULT_PASSWORD });
-    const question = await QuestionApi.create({ title: "From the SDK", topic_ids: [topic], content_markdown: "**hi**", include: ["topics"] });
+    const question = await QuestionApi.create({
+      title: "From the SDK",
+      topic_ids: [topic],
+      content_markdown: "**hi**",
+      include: ["topics"],
+    });
     expect(question.data).toMatchObject({ title: "From the SDK", content_rendered: "<p><strong>hi</strong></p>" });
     const article = await ArticleApi.create({ title: "An article", topic_ids: [topic], content_markdown: "text" });
 
     await TokenApi.login({ name: answerer.username, password: DEFAULT_PASSWORD });
-    const answer = await QuestionApi.createAnswer({ question_id: question.data.question_id, content_markdown: "an answer", include: ["user", "question", "voting"] });
-    expect(answer.data.relationships).toMatchObject({ user: { user_id: answerer.user_id }, question: { question_id: question.data.question_id }, voting: "" });
+    const answer = await QuestionApi.createAnswer({
+      question_id: question.data.question_id,
+      content_markdown: "an answer",
+      include: ["user", "question", "voting"],
+    });
+    expect(answer.data.relationships).toMatchObject({
+      user: { user_id: answerer.user_id },
+      question: { question_id: question.data.question_id },
+      voting: "",
+    });
     const comment = await ArticleApi.createComment({ article_id: article.data.article_id, content: "nice" });
     expect(comment.data).toMatchObject({ commentable_type: "article", content: "nice", user_id: answerer.user_id });
 

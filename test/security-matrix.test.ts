@@ -5,18 +5,18 @@
  * the document marks restricted to anyone who may not see it. A new route is covered without editing this file.
  */
 import { describe, expect, it } from "vitest";
-import { call, type ApiResponse } from "./helpers/api";
+import { type ApiResponse, call } from "./helpers/api";
+import { changedTables, comparable, snapshot } from "./helpers/db-state";
 import {
+  type Access,
   documentAtCollection,
   fillPath,
+  type Json,
+  type Operation,
   operations,
   restrictedFields,
   sampleBody,
-  type Access,
-  type Json,
-  type Operation,
 } from "./helpers/openapi-doc";
-import { changedTables, comparable, snapshot } from "./helpers/db-state";
 import { buildWorld, type World } from "./helpers/world";
 
 const doc = await documentAtCollection();

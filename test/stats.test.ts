@@ -9,7 +9,8 @@ import { get } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion } from "./helpers/content";
 import { createAdmin, createUser } from "./helpers/factories";
 
-const ALL = "system_info,total_user,total_question,total_article,total_answer,total_comment,new_user,new_question,new_article,new_answer,new_comment";
+const ALL =
+  "system_info,total_user,total_question,total_article,total_answer,total_comment,new_user,new_question,new_article,new_answer,new_comment";
 
 /** Unix seconds of an ISO time (UTC). */
 const at = (iso: string) => Date.parse(iso) / 1000;
@@ -32,24 +33,32 @@ const kinds: Kind[] = [
   { name: "user", create: (time, hidden) => createUser({ create_time: time, disabled: hidden }) },
   {
     name: "question",
-    create: async (time, hidden) => createQuestion((await createUser()).user_id, { create_time: time, delete_time: hidden ? time + 1 : 0 }),
+    create: async (time, hidden) =>
+      createQuestion((await createUser()).user_id, { create_time: time, delete_time: hidden ? time + 1 : 0 }),
   },
   {
     name: "article",
-    create: async (time, hidden) => createArticle((await createUser()).user_id, { create_time: time, delete_time: hidden ? time + 1 : 0 }),
+    create: async (time, hidden) =>
+      createArticle((await createUser()).user_id, { create_time: time, delete_time: hidden ? time + 1 : 0 }),
   },
   {
     name: "answer",
     create: async (time, hidden) => {
       const author = (await createUser()).user_id;
-      return createAnswer(author, await createQuestion(author), { create_time: time, delete_time: hidden ? time + 1 : 0 });
+      return createAnswer(author, await createQuestion(author), {
+        create_time: time,
+        delete_time: hidden ? time + 1 : 0,
+      });
     },
   },
   {
     name: "comment",
     create: async (time, hidden) => {
       const author = (await createUser()).user_id;
-      return createComment(author, "article", await createArticle(author), { create_time: time, delete_time: hidden ? time + 1 : 0 });
+      return createComment(author, "article", await createArticle(author), {
+        create_time: time,
+        delete_time: hidden ? time + 1 : 0,
+      });
     },
   },
 ];
@@ -82,14 +91,17 @@ describe.each(kinds)("GET /api/stats: total_$name and new_$name", (kind) => {
     });
   });
 
-  it(kind.name === "user" ? "counts every user in the total, disabled ones too" : "leaves trashed rows out of the total", async () => {
-    const token = await adminToken();
-    await seed();
-    const res = await stats(token, { include: `total_${kind.name}` });
-    expect(res.status).toBe(200);
-    // Users: the six seeded (one disabled) and the administrator; the others: the five live rows.
-    expect(res.body.data).toEqual({ [`total_${kind.name}`]: kind.name === "user" ? 7 : 5 });
-  });
+  it(
+    kind.name === "user" ? "counts every user in the total, disabled ones too" : "leaves trashed rows out of the total",
+    async () => {
+      const token = await adminToken();
+      await seed();
+      const res = await stats(token, { include: `total_${kind.name}` });
+      expect(res.status).toBe(200);
+      // Users: the six seeded (one disabled) and the administrator; the others: the five live rows.
+      expect(res.body.data).toEqual({ [`total_${kind.name}`]: kind.name === "user" ? 7 : 5 });
+    },
+  );
 });
 
 describe("GET /api/stats", () => {
@@ -103,7 +115,13 @@ describe("GET /api/stats", () => {
     const res = await stats(token, { include: ALL });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data)).toEqual(ALL.split(","));
-    expect(res.body.data).toMatchObject({ total_user: 2, total_question: 1, total_article: 0, total_answer: 1, total_comment: 1 });
+    expect(res.body.data).toMatchObject({
+      total_user: 2,
+      total_question: 1,
+      total_article: 0,
+      total_answer: 1,
+      total_comment: 1,
+    });
     const today = res.body.data.new_question.at(-1);
     expect(today).toEqual({ date: expect.any(String), count: 1 });
     expect(res.body.data.new_article.at(-1).count).toBe(1);

@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ownerFolder } from "../src/lib/storage";
-import { BASE, call, get, post, type ApiResponse } from "./helpers/api";
-import { createAdmin, createUser, uniqueName, type TestUser } from "./helpers/factories";
 import { decoded, fetchFile, picture } from "./fixtures/pictures";
+import { type ApiResponse, BASE, call, get } from "./helpers/api";
+import { createAdmin, createUser, type TestUser, uniqueName } from "./helpers/factories";
 
 type Urls = Record<"original" | "small" | "middle" | "large", string>;
 const SIZES = { small: [360, 202], middle: [720, 404], large: [1080, 606] } as const;
@@ -21,11 +21,18 @@ function form(fields: Record<string, string | File>): FormData {
 const coverFile = (format: "png" | "jpeg" = "png", width = 1200, height = 800) =>
   new File([picture(format, width, height)], `cover.${format}`, { type: `image/${format}` });
 
-const send = (method: string, path: string, user: TestUser, fields: Record<string, string | File>): Promise<ApiResponse> =>
-  call(method, path, { token: user.token, rawBody: form(fields) });
+const send = (
+  method: string,
+  path: string,
+  user: TestUser,
+  fields: Record<string, string | File>,
+): Promise<ApiResponse> => call(method, path, { token: user.token, rawBody: form(fields) });
 
 const keyOf = (url: string) => url.slice(`${BASE}/upload/`.length);
-const topicRow = (id: number) => env.DB.prepare("SELECT name, description, cover FROM topics WHERE topic_id = ?").bind(id).first<Record<string, string>>();
+const topicRow = (id: number) =>
+  env.DB.prepare("SELECT name, description, cover FROM topics WHERE topic_id = ?")
+    .bind(id)
+    .first<Record<string, string>>();
 
 async function expectStoredSet(urls: Urls, type: string, original: [number, number]) {
   for (const [size, url] of Object.entries(urls)) {
@@ -46,7 +53,11 @@ describe("POST /api/topics (multipart)", () => {
   it("creates the topic with its cover stored in every size under the topic's folder", async () => {
     const admin = await createAdmin();
     const name = uniqueName("t");
-    const res = await send("POST", "/api/topics", admin, { name: ` ${name} `, description: "About things", cover: coverFile("png") });
+    const res = await send("POST", "/api/topics", admin, {
+      name: ` ${name} `,
+      description: "About things",
+      cover: coverFile("png"),
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     const topic = res.body.data;
@@ -100,14 +111,22 @@ describe("POST /api/topics (multipart)", () => {
 
   it("refuses users with 201002 and anonymous callers with 201001", async () => {
     const user = await createUser();
-    expect((await send("POST", "/api/topics", user, { name: "x", description: "d", cover: coverFile() })).body.code).toBe(201002);
-    expect((await call("POST", "/api/topics", { rawBody: form({ name: "x", description: "d" }) })).body.code).toBe(201001);
+    expect(
+      (await send("POST", "/api/topics", user, { name: "x", description: "d", cover: coverFile() })).body.code,
+    ).toBe(201002);
+    expect((await call("POST", "/api/topics", { rawBody: form({ name: "x", description: "d" }) })).body.code).toBe(
+      201001,
+    );
   });
 });
 
 describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
   async function topicWithCover(admin: TestUser) {
-    const res = await send("POST", "/api/topics", admin, { name: uniqueName("t"), description: "d", cover: coverFile("png") });
+    const res = await send("POST", "/api/topics", admin, {
+      name: uniqueName("t"),
+      description: "d",
+      cover: coverFile("png"),
+    });
     expect(res.status).toBe(200);
     return res.body.data as { topic_id: number; name: string; cover: Urls };
   }
@@ -115,11 +134,15 @@ describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
   it("replaces the cover (new URLs, old files deleted) and changes the fields sent, within 3 round trips", async () => {
     const admin = await createAdmin();
     const topic = await topicWithCover(admin);
-    const res = await send("POST", `/api/topics/${topic.topic_id}`, admin, { description: "new words", cover: coverFile("jpeg", 1500, 900) });
+    const res = await send("POST", `/api/topics/${topic.topic_id}`, admin, {
+      description: "new words",
+      cover: coverFile("jpeg", 1500, 900),
+    });
     expect(res.status).toBe(200);
     const edited = res.body.data;
     expect(edited).toMatchObject({ name: topic.name, description: "new words" });
-    for (const size of ["original", "small", "middle", "large"] as const) expect(edited.cover[size]).not.toBe(topic.cover[size]);
+    for (const size of ["original", "small", "middle", "large"] as const)
+      expect(edited.cover[size]).not.toBe(topic.cover[size]);
     await expectStoredSet(edited.cover, "jpeg", [1500, 900]);
     await expectGone(topic.cover);
     expect((await topicRow(topic.topic_id))?.cover).toBe(keyOf(edited.cover.original));
@@ -139,7 +162,10 @@ describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
     const admin = await createAdmin();
     const [topic, other] = [await topicWithCover(admin), await topicWithCover(admin)];
     const before = (await env.BUCKET.list()).objects.map((o) => o.key).sort();
-    const res = await send("POST", `/api/topics/${topic.topic_id}`, admin, { name: other.name, cover: coverFile("jpeg") });
+    const res = await send("POST", `/api/topics/${topic.topic_id}`, admin, {
+      name: other.name,
+      cover: coverFile("jpeg"),
+    });
     expect([res.status, res.body.code]).toEqual([409, 200001]);
     expect(res.body.errors.name).toEqual(expect.any(String));
     expect((await env.BUCKET.list()).objects.map((o) => o.key).sort()).toEqual(before);
@@ -166,7 +192,10 @@ describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
   it("still takes JSON", async () => {
     const admin = await createAdmin();
     const topic = await topicWithCover(admin);
-    const res = await call("PATCH", `/api/topics/${topic.topic_id}`, { token: admin.token, body: { description: "json" } });
+    const res = await call("PATCH", `/api/topics/${topic.topic_id}`, {
+      token: admin.token,
+      body: { description: "json" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ description: "json", cover: topic.cover });
   });

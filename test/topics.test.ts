@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
 import { del, get, patch, post } from "./helpers/api";
 import { createArticle, createTopic, row } from "./helpers/content";
-import { createAdmin, createUser, uniqueName, type TestUser } from "./helpers/factories";
+import { createAdmin, createUser, type TestUser, uniqueName } from "./helpers/factories";
 
 const TOPIC_FIELDS = ["topic_id", "name", "cover", "description", "article_count", "question_count", "follower_count"];
 
@@ -23,11 +23,15 @@ async function trashTopic(id: number, time = now()): Promise<void> {
 
 async function setTopic(id: number, fields: Record<string, number>): Promise<void> {
   const sets = Object.keys(fields).map((name) => `${name} = ?`);
-  await env.DB.prepare(`UPDATE topics SET ${sets.join(", ")} WHERE topic_id = ?`).bind(...Object.values(fields), id).run();
+  await env.DB.prepare(`UPDATE topics SET ${sets.join(", ")} WHERE topic_id = ?`)
+    .bind(...Object.values(fields), id)
+    .run();
 }
 
 async function followAt(user: { user_id: number }, type: string, id: number, time: number): Promise<void> {
-  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)").bind(user.user_id, id, type, time).run();
+  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)")
+    .bind(user.user_id, id, type, time)
+    .run();
 }
 
 async function topicCount(): Promise<number> {
@@ -38,7 +42,11 @@ async function topicCount(): Promise<number> {
 async function createManyTopics(count: number): Promise<number[]> {
   const prefix = uniqueName("m");
   const results = await env.DB.batch(
-    Array.from({ length: count }, (_, i) => env.DB.prepare("INSERT INTO topics (name, description) VALUES (?, 'd') RETURNING topic_id").bind(`${prefix}${i}`.slice(-20))),
+    Array.from({ length: count }, (_, i) =>
+      env.DB.prepare("INSERT INTO topics (name, description) VALUES (?, 'd') RETURNING topic_id").bind(
+        `${prefix}${i}`.slice(-20),
+      ),
+    ),
   );
   return results.map((r) => (r.results[0] as { topic_id: number }).topic_id);
 }
@@ -79,16 +87,31 @@ describe("POST /api/topics", () => {
 
   it("creates a topic with trimmed text, zero counters and the default cover, within the write budget", async () => {
     const admin = await createAdmin();
-    const res = await post("/api/topics", { token: admin.token, body: { name: "  Cats ", description: " About cats  " }, query: { include: "is_following" } });
+    const res = await post("/api/topics", {
+      token: admin.token,
+      body: { name: "  Cats ", description: " About cats  " },
+      query: { include: "is_following" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     const topic = res.body.data;
     expect(Object.keys(topic).sort()).toEqual([...TOPIC_FIELDS, "delete_time", "relationships"].sort());
-    expect(topic).toMatchObject({ name: "Cats", description: "About cats", article_count: 0, question_count: 0, follower_count: 0, delete_time: 0 });
+    expect(topic).toMatchObject({
+      name: "Cats",
+      description: "About cats",
+      article_count: 0,
+      question_count: 0,
+      follower_count: 0,
+      delete_time: 0,
+    });
     expect(topic.relationships).toEqual({ is_following: false });
     expectDefaultCover(topic.cover);
     expect(res.roundTrips).toBeLessThanOrEqual(3);
-    expect(await row("topics", "topic_id", topic.topic_id)).toMatchObject({ name: "Cats", description: "About cats", delete_time: 0 });
+    expect(await row("topics", "topic_id", topic.topic_id)).toMatchObject({
+      name: "Cats",
+      description: "About cats",
+      delete_time: 0,
+    });
   });
 
   it("counts the length of a name in characters, not UTF-16 units", async () => {
@@ -160,10 +183,20 @@ describe.each(["post", "patch"] as const)("%s /api/topics/{topic_id}", (method) 
   it("changes only the fields sent, trimmed, within the write budget", async () => {
     const admin = await createAdmin();
     const id = await createTopic({ name: "Cats", description: "About cats" });
-    const res = await send(`/api/topics/${id}`, { token: admin.token, body: { name: " Felines " }, query: { include: "is_following" } });
+    const res = await send(`/api/topics/${id}`, {
+      token: admin.token,
+      body: { name: " Felines " },
+      query: { include: "is_following" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ topic_id: id, name: "Felines", description: "About cats", delete_time: 0, relationships: { is_following: false } });
+    expect(res.body.data).toMatchObject({
+      topic_id: id,
+      name: "Felines",
+      description: "About cats",
+      delete_time: 0,
+      relationships: { is_following: false },
+    });
     expect(res.roundTrips).toBeLessThanOrEqual(3);
     const changed = await send(`/api/topics/${id}`, { token: admin.token, body: { description: "Now felines" } });
     expect(changed.body.data).toMatchObject({ name: "Felines", description: "Now felines" });
@@ -182,7 +215,10 @@ describe.each(["post", "patch"] as const)("%s /api/topics/{topic_id}", (method) 
     const admin = await createAdmin();
     await createTopic({ name: "Dogs" });
     const id = await createTopic({ name: "Cats" });
-    const taken = await send(`/api/topics/${id}`, { token: admin.token, body: { name: "DOGS", description: "changed?" } });
+    const taken = await send(`/api/topics/${id}`, {
+      token: admin.token,
+      body: { name: "DOGS", description: "changed?" },
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe(200001);
     expect(Object.keys(taken.body.errors)).toEqual(["name"]);
@@ -352,7 +388,9 @@ describe("GET /api/topics", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body.pagination).toMatchObject({ total: 101, pages: 2, next: 2 });
-    expect(res.body.data.filter((t: { relationships: { is_following: boolean } }) => t.relationships.is_following)).toHaveLength(1);
+    expect(
+      res.body.data.filter((t: { relationships: { is_following: boolean } }) => t.relationships.is_following),
+    ).toHaveLength(1);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
@@ -382,17 +420,35 @@ describe("GET /api/topics/{topic_id}/articles", () => {
     const viewer = await createUser();
     const topic = await createTopic();
     const statements = Array.from({ length: 100 }, (_, i) =>
-      env.DB.prepare("INSERT INTO articles (user_id, title, create_time, update_time) VALUES (?, ?, ?, ?) RETURNING article_id").bind(author.user_id, `a${i}`, i, i),
+      env.DB.prepare(
+        "INSERT INTO articles (user_id, title, create_time, update_time) VALUES (?, ?, ?, ?) RETURNING article_id",
+      ).bind(author.user_id, `a${i}`, i, i),
     );
     const created = (await env.DB.batch(statements)).map((r) => (r.results[0] as { article_id: number }).article_id);
-    await env.DB.batch(created.map((id) => env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'article')").bind(topic, id)));
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'article', 'down')").bind(viewer.user_id, created[0]).run();
-    const res = await get(`/api/topics/${topic}/articles`, { token: viewer.token, query: { per_page: 100, include: "user,topics,is_following,voting" } });
+    await env.DB.batch(
+      created.map((id) =>
+        env.DB.prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type) VALUES (?, ?, 'article')").bind(
+          topic,
+          id,
+        ),
+      ),
+    );
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'article', 'down')")
+      .bind(viewer.user_id, created[0])
+      .run();
+    const res = await get(`/api/topics/${topic}/articles`, {
+      token: viewer.token,
+      query: { per_page: 100, include: "user,topics,is_following,voting" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     const first = res.body.data.at(-1);
     expect(first.article_id).toBe(created[0]);
-    expect(first.relationships).toMatchObject({ user: { user_id: author.user_id }, is_following: false, voting: "down" });
+    expect(first.relationships).toMatchObject({
+      user: { user_id: author.user_id },
+      is_following: false,
+      voting: "down",
+    });
     expect(first.relationships.topics.map((t: { topic_id: number }) => t.topic_id)).toEqual([topic]);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -402,9 +458,14 @@ describe("GET /api/topics/{topic_id}/articles", () => {
     const topic = await createTopic();
     const a = await createArticle(author.user_id, { topic_ids: [topic], create_time: now() - 20 });
     const b = await createArticle(author.user_id, { topic_ids: [topic], create_time: now() - 10 });
-    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'article', 'up')").bind(author.user_id, a).run();
+    await env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type) VALUES (?, ?, 'article', 'up')")
+      .bind(author.user_id, a)
+      .run();
     await disableInDb(author);
-    const off = await get(`/api/topics/${topic}/articles`, { token: author.token, query: { include: "voting", order: "-delete_time" } });
+    const off = await get(`/api/topics/${topic}/articles`, {
+      token: author.token,
+      query: { include: "voting", order: "-delete_time" },
+    });
     expect(off.status).toBe(200);
     expect(off.body.data.map((x: { article_id: number }) => x.article_id)).toEqual([b, a]);
     expect(off.body.data[1].relationships).toEqual({ voting: "" });
@@ -477,16 +538,23 @@ describe("GET /api/users/{user_id}/following_topics and /api/user/following_topi
     await trashTopic(trashed);
     const viewer = await createUser();
     await followAt(viewer, "topic", a, time);
-    const res = await get(`/api/users/${user.user_id}/following_topics`, { token: viewer.token, query: { include: "is_following" } });
+    const res = await get(`/api/users/${user.user_id}/following_topics`, {
+      token: viewer.token,
+      query: { include: "is_following" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(ids(res)).toEqual([c, a, b]);
-    expect(res.body.data.map((t: { relationships: { is_following: boolean } }) => t.relationships.is_following)).toEqual([false, true, false]);
+    expect(
+      res.body.data.map((t: { relationships: { is_following: boolean } }) => t.relationships.is_following),
+    ).toEqual([false, true, false]);
     expect(res.body.pagination.total).toBe(3);
     const own = await get("/api/user/following_topics", { token: user.token, query: { include: "is_following" } });
     expect(own.status).toBe(200);
     expect(ids(own)).toEqual([c, a, b]);
-    expect(own.body.data.every((t: { relationships: { is_following: boolean } }) => t.relationships.is_following)).toBe(true);
+    expect(own.body.data.every((t: { relationships: { is_following: boolean } }) => t.relationships.is_following)).toBe(
+      true,
+    );
   });
 
   it("answers anonymous callers too, and administrators with delete_time", async () => {
@@ -526,9 +594,16 @@ describe("GET /api/users/{user_id}/following_topics and /api/user/following_topi
     const user = await createUser();
     const created = await createManyTopics(100);
     await env.DB.batch(
-      created.map((id, i) => env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'topic', ?)").bind(user.user_id, id, i)),
+      created.map((id, i) =>
+        env.DB.prepare(
+          "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'topic', ?)",
+        ).bind(user.user_id, id, i),
+      ),
     );
-    const res = await get(`/api/users/${user.user_id}/following_topics`, { token: user.token, query: { per_page: 100, include: "is_following" } });
+    const res = await get(`/api/users/${user.user_id}/following_topics`, {
+      token: user.token,
+      query: { per_page: 100, include: "is_following" },
+    });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([...created].reverse());
     expect(res.roundTrips).toBeLessThanOrEqual(2);
@@ -541,7 +616,11 @@ describe("GET /api/openapi.json", () => {
     const paths = res.body.paths;
     expect(Object.keys(paths["/api/topics"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(paths["/api/topics/{topic_id}"])).toEqual(expect.arrayContaining(["get", "post", "patch"]));
-    for (const path of ["/api/topics/{topic_id}/articles", "/api/users/{user_id}/following_topics", "/api/user/following_topics"]) {
+    for (const path of [
+      "/api/topics/{topic_id}/articles",
+      "/api/users/{user_id}/following_topics",
+      "/api/user/following_topics",
+    ]) {
       expect(paths[path]).toHaveProperty("get");
     }
     expect(Object.keys(paths["/api/topics/{topic_id}/followers"]).sort()).toEqual(["delete", "get", "post"]);

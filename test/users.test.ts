@@ -64,7 +64,9 @@ async function follow(follower: TestUser, followee: TestUser): Promise<void> {
 }
 
 async function tokenCount(userId: number): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE user_id = ?").bind(userId).first<{ n: number }>();
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -73,12 +75,9 @@ async function createManyUsers(count: number, prefix: string): Promise<number[]>
   const time = now();
   const results = await env.DB.batch(
     Array.from({ length: count }, (_, i) =>
-      env.DB.prepare("INSERT INTO users (username, email, password, create_time, update_time) VALUES (?, ?, '', ?, ?) RETURNING user_id").bind(
-        `${prefix}${i}`,
-        `${prefix}${i}@example.test`,
-        time,
-        time,
-      ),
+      env.DB.prepare(
+        "INSERT INTO users (username, email, password, create_time, update_time) VALUES (?, ?, '', ?, ?) RETURNING user_id",
+      ).bind(`${prefix}${i}`, `${prefix}${i}@example.test`, time, time),
     ),
   );
   return results.map((r) => (r.results[0] as { user_id: number }).user_id);
@@ -105,7 +104,12 @@ describe("GET /api/user", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expectFullRecord(res.body.data);
-    expect(res.body.data).toMatchObject({ user_id: user.user_id, username: user.username, email: user.email, disable_time: 0 });
+    expect(res.body.data).toMatchObject({
+      user_id: user.user_id,
+      username: user.username,
+      email: user.email,
+      disable_time: 0,
+    });
     expect(res.body.data).not.toHaveProperty("relationships");
     expect(res.body.data.avatar).toEqual({
       original: expect.any(String),
@@ -149,16 +153,34 @@ describe("PATCH /api/user", () => {
 
   it("changes only the fields sent, as sent, and moves update_time", async () => {
     const user = await createUser({ create_time: now() - 1000 });
-    const first = await patch("/api/user", { token: user.token, body: { headline: "  Hello <b>&  ", bio: "about me", blog: "https://blog.example" } });
+    const first = await patch("/api/user", {
+      token: user.token,
+      body: { headline: "  Hello <b>&  ", bio: "about me", blog: "https://blog.example" },
+    });
     expect(first.status).toBe(200);
     expect(first.body.code).toBe(0);
     expectFullRecord(first.body.data);
-    expect(first.body.data).toMatchObject({ headline: "  Hello <b>&  ", bio: "about me", blog: "https://blog.example", company: "", location: "" });
+    expect(first.body.data).toMatchObject({
+      headline: "  Hello <b>&  ",
+      bio: "about me",
+      blog: "https://blog.example",
+      company: "",
+      location: "",
+    });
     expect(first.body.data.update_time).toBeGreaterThan(first.body.data.create_time);
 
-    const second = await patch("/api/user", { token: user.token, body: { bio: "", company: "ACME", location: "Mars", role: "admin", email: "x@y.z" } });
+    const second = await patch("/api/user", {
+      token: user.token,
+      body: { bio: "", company: "ACME", location: "Mars", role: "admin", email: "x@y.z" },
+    });
     expect(second.status).toBe(200);
-    expect(second.body.data).toMatchObject({ headline: "  Hello <b>&  ", bio: "", blog: "https://blog.example", company: "ACME", location: "Mars" });
+    expect(second.body.data).toMatchObject({
+      headline: "  Hello <b>&  ",
+      bio: "",
+      blog: "https://blog.example",
+      company: "ACME",
+      location: "Mars",
+    });
     expect(second.body.data.email).toBe(user.email);
     const admin = await createAdmin();
     const check = await patch(`/api/users/${user.user_id}`, { token: admin.token, body: {} });
@@ -170,7 +192,11 @@ describe("PATCH /api/user", () => {
     const anonymous = await patch("/api/user", { rawBody: "{oops", headers: { "content-type": "application/json" } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.code).toBe(201001);
-    const res = await patch("/api/user", { token: user.token, rawBody: "{oops", headers: { "content-type": "application/json" } });
+    const res = await patch("/api/user", {
+      token: user.token,
+      rawBody: "{oops",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(100006);
   });
@@ -185,7 +211,13 @@ describe("PATCH /api/user", () => {
 
   it("accepts the maximum lengths, counted in characters", async () => {
     const user = await createUser();
-    const body = { headline: "😀".repeat(40), bio: "b".repeat(160), blog: "l".repeat(255), company: "c".repeat(255), location: "é".repeat(255) };
+    const body = {
+      headline: "😀".repeat(40),
+      bio: "b".repeat(160),
+      blog: "l".repeat(255),
+      company: "c".repeat(255),
+      location: "é".repeat(255),
+    };
     const res = await patch("/api/user", { token: user.token, body });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
@@ -224,7 +256,11 @@ describe("PATCH /api/user", () => {
 
   it("holds the write budget with every include", async () => {
     const user = await createUser();
-    const res = await patch("/api/user", { token: user.token, body: { headline: "h" }, query: { include: ALL_INCLUDES } });
+    const res = await patch("/api/user", {
+      token: user.token,
+      body: { headline: "h" },
+      query: { include: ALL_INCLUDES },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.relationships).toEqual({ is_me: true, is_following: false, is_followed: false });
     expect(res.roundTrips).toBeLessThanOrEqual(3);
@@ -257,7 +293,9 @@ describe("GET /api/users", () => {
       if (row.user_id === user.user_id) expectFullRecord(row);
       else expectPublicOnly(row);
     }
-    expect(asUser.body.data.map((u: { user_id: number }) => u.user_id)).toEqual(expect.arrayContaining([other.user_id, admin.user_id]));
+    expect(asUser.body.data.map((u: { user_id: number }) => u.user_id)).toEqual(
+      expect.arrayContaining([other.user_id, admin.user_id]),
+    );
 
     const asAdmin = await get("/api/users", { token: admin.token });
     expect(asAdmin.body.data).toHaveLength(3);
@@ -302,12 +340,18 @@ describe("GET /api/users", () => {
     ]);
     const ids = (res: { body: { data: { user_id: number }[] } }) => res.body.data.map((u) => u.user_id);
 
-    const disabled = await get("/api/users", { token: admin.token, query: { disabled: "true", order: "-disable_time" } });
+    const disabled = await get("/api/users", {
+      token: admin.token,
+      query: { disabled: "true", order: "-disable_time" },
+    });
     expect(disabled.status).toBe(200);
     expect(ids(disabled)).toEqual([late.user_id, early.user_id]);
     expect(disabled.body.data[0].disable_time).toBe(time - 50);
     expect(disabled.body.pagination.total).toBe(2);
-    const ascending = await get("/api/users", { token: admin.token, query: { disabled: "true", order: "disable_time" } });
+    const ascending = await get("/api/users", {
+      token: admin.token,
+      query: { disabled: "true", order: "disable_time" },
+    });
     expect(ids(ascending)).toEqual([early.user_id, late.user_id]);
 
     const adminDefault = await get("/api/users", { token: admin.token });
@@ -367,7 +411,14 @@ describe("GET /api/users", () => {
     const total = before + 5;
 
     const first = await get("/api/users", { query: { per_page: 2 } });
-    expect(first.body.pagination).toEqual({ page: 1, per_page: 2, previous: null, next: 2, total, pages: Math.ceil(total / 2) });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      per_page: 2,
+      previous: null,
+      next: 2,
+      total,
+      pages: Math.ceil(total / 2),
+    });
     expect(first.body.data).toHaveLength(2);
 
     const pages = Math.ceil(total / 2);
@@ -388,7 +439,10 @@ describe("GET /api/users", () => {
 
     expect((await get("/api/users", { query: { per_page: 1000 } })).body.pagination.per_page).toBe(100);
     expect((await get("/api/users", { query: { per_page: 0 } })).body.pagination.per_page).toBe(1);
-    expect((await get("/api/users", { query: { per_page: "x", page: "-3" } })).body.pagination).toMatchObject({ page: 1, per_page: 1 });
+    expect((await get("/api/users", { query: { per_page: "x", page: "-3" } })).body.pagination).toMatchObject({
+      page: 1,
+      per_page: 1,
+    });
   });
 
   it("answers every include with exact values for a caller, and none for an anonymous one", async () => {
@@ -404,7 +458,9 @@ describe("GET /api/users", () => {
 
     const res = await get("/api/users", { token: me.token, query: { include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
-    const rel = Object.fromEntries(res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]));
+    const rel = Object.fromEntries(
+      res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]),
+    );
     expect(rel[me.user_id]).toEqual({ is_me: true, is_following: false, is_followed: false });
     expect(rel[followed.user_id]).toEqual({ is_me: false, is_following: true, is_followed: false });
     expect(rel[follower.user_id]).toEqual({ is_me: false, is_following: false, is_followed: true });
@@ -412,7 +468,8 @@ describe("GET /api/users", () => {
     expect(rel[stranger.user_id]).toEqual({ is_me: false, is_following: false, is_followed: false });
 
     const anonymous = await get("/api/users", { query: { include: ALL_INCLUDES } });
-    for (const user of anonymous.body.data) expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
+    for (const user of anonymous.body.data)
+      expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
 
     const some = await get("/api/users", { token: me.token, query: { include: "is_following" } });
     for (const user of some.body.data) expect(Object.keys(user.relationships)).toEqual(["is_following"]);
@@ -425,15 +482,26 @@ describe("GET /api/users", () => {
       ids
         .slice(0, 60)
         .flatMap((id) => [
-          env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')").bind(me.user_id, id),
-          env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')").bind(id, me.user_id),
+          env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')").bind(
+            me.user_id,
+            id,
+          ),
+          env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')").bind(
+            id,
+            me.user_id,
+          ),
         ]),
     );
-    const res = await get("/api/users", { token: me.token, query: { per_page: 100, include: ALL_INCLUDES, order: "-create_time" } });
+    const res = await get("/api/users", {
+      token: me.token,
+      query: { per_page: 100, include: ALL_INCLUDES, order: "-create_time" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body.pagination.total).toBe(121);
-    const following = res.body.data.filter((u: { relationships: { is_following: boolean } }) => u.relationships.is_following);
+    const following = res.body.data.filter(
+      (u: { relationships: { is_following: boolean } }) => u.relationships.is_following,
+    );
     expect(following.length).toBeGreaterThan(0);
     expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
@@ -477,12 +545,15 @@ describe("GET /api/users/{user_id}", () => {
     expect(res.body.code).toBe(201003);
   });
 
-  it.each(["abc", "0", "-5", "1.5", "99999999999999999999"])("refuses the id %s with 200001 naming user_id", async (id) => {
-    const res = await get(`/api/users/${id}`);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(200001);
-    expect(Object.keys(res.body.errors)).toEqual(["user_id"]);
-  });
+  it.each(["abc", "0", "-5", "1.5", "99999999999999999999"])(
+    "refuses the id %s with 200001 naming user_id",
+    async (id) => {
+      const res = await get(`/api/users/${id}`);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(200001);
+      expect(Object.keys(res.body.errors)).toEqual(["user_id"]);
+    },
+  );
 
   it("answers the includes with exact values, within the read budget", async () => {
     const me = await createUser();
@@ -665,8 +736,13 @@ describe("POST /api/users/{user_ids}/disable", () => {
   it("accepts 100 ids and holds the write budget with every include", async () => {
     const admin = await createAdmin();
     const ids = await createManyUsers(100, "batch");
-    await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')").bind(admin.user_id, ids[0]).run();
-    const res = await post(`/api/users/${ids.join(",")}/disable`, { token: admin.token, query: { include: ALL_INCLUDES } });
+    await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type) VALUES (?, ?, 'user')")
+      .bind(admin.user_id, ids[0])
+      .run();
+    const res = await post(`/api/users/${ids.join(",")}/disable`, {
+      token: admin.token,
+      query: { include: ALL_INCLUDES },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body.data[0].relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
@@ -713,7 +789,9 @@ describe("POST /api/users/{user_ids}/enable", () => {
     const missing = await post("/api/users/987654/enable", { token: admin.token });
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe(201003);
-    const tooMany = await post(`/api/users/${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}/enable`, { token: admin.token });
+    const tooMany = await post(`/api/users/${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}/enable`, {
+      token: admin.token,
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.code).toBe(200001);
   });

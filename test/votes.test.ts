@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
-import { del, get, post, type ApiResponse } from "./helpers/api";
-import { createArticle, createAnswer, createComment, createQuestion } from "./helpers/content";
+import { type ApiResponse, del, get, post } from "./helpers/api";
+import { createAnswer, createArticle, createComment, createQuestion } from "./helpers/content";
 import { createUser, type TestUser } from "./helpers/factories";
 
 interface Counts {
@@ -38,7 +38,8 @@ const kinds: Kind[] = [
     resource: "answers",
     idColumn: "answer_id",
     notFound: 203001,
-    create: async (authorId, age) => createAnswer(authorId, await createQuestion(authorId), { create_time: now() - age }),
+    create: async (authorId, age) =>
+      createAnswer(authorId, await createQuestion(authorId), { create_time: now() - age }),
   },
   {
     type: "article",
@@ -52,14 +53,19 @@ const kinds: Kind[] = [
     resource: "comments",
     idColumn: "comment_id",
     notFound: 204001,
-    create: async (authorId, age) => createComment(authorId, "article", await createArticle(authorId), { create_time: now() - age }),
+    create: async (authorId, age) =>
+      createComment(authorId, "article", await createArticle(authorId), { create_time: now() - age }),
   },
 ];
 
 const ALL_INCLUDES = "is_me,is_following,is_followed";
 const MISSING_ID = 987654;
 
-const counts = (vote_count: number, vote_up_count: number, vote_down_count: number): Counts => ({ vote_count, vote_up_count, vote_down_count });
+const counts = (vote_count: number, vote_up_count: number, vote_down_count: number): Counts => ({
+  vote_count,
+  vote_up_count,
+  vote_down_count,
+});
 const idsOf = (res: ApiResponse) => res.body.data.map((u: { user_id: number }) => u.user_id);
 
 async function disableInDb(user: TestUser): Promise<void> {
@@ -67,7 +73,9 @@ async function disableInDb(user: TestUser): Promise<void> {
 }
 
 async function follow(follower: TestUser, followee: TestUser): Promise<void> {
-  await env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)")
+  await env.DB.prepare(
+    "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)",
+  )
     .bind(follower.user_id, followee.user_id, now())
     .run();
 }
@@ -79,7 +87,8 @@ async function voteRows(): Promise<number> {
 describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
   const table = kind.resource;
   const voters = (id: number) => `/api/${kind.resource}/${id}/voters`;
-  const castVote = (id: number, user: TestUser, type: string) => post(voters(id), { token: user.token, body: { type } });
+  const castVote = (id: number, user: TestUser, type: string) =>
+    post(voters(id), { token: user.token, body: { type } });
   const withdraw = (id: number, user: TestUser) => del(voters(id), { token: user.token });
 
   async function newItem(age = 1000): Promise<number> {
@@ -87,7 +96,9 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
   }
 
   async function stored(id: number): Promise<Counts> {
-    const row = await env.DB.prepare(`SELECT vote_count, vote_up_count, vote_down_count FROM ${table} WHERE ${kind.idColumn} = ?`)
+    const row = await env.DB.prepare(
+      `SELECT vote_count, vote_up_count, vote_down_count FROM ${table} WHERE ${kind.idColumn} = ?`,
+    )
       .bind(id)
       .first<Counts>();
     return row!;
@@ -106,19 +117,25 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
   }
 
   async function voteRow(id: number, user: TestUser) {
-    return env.DB.prepare("SELECT type, create_time FROM votes WHERE votable_type = ? AND votable_id = ? AND user_id = ?")
+    return env.DB.prepare(
+      "SELECT type, create_time FROM votes WHERE votable_type = ? AND votable_id = ? AND user_id = ?",
+    )
       .bind(kind.type, id, user.user_id)
       .first<{ type: string; create_time: number }>();
   }
 
   async function dateVotes(id: number, time: number, user?: TestUser): Promise<void> {
-    await env.DB.prepare(`UPDATE votes SET create_time = ? WHERE votable_type = ? AND votable_id = ? ${user ? "AND user_id = ?" : ""}`)
+    await env.DB.prepare(
+      `UPDATE votes SET create_time = ? WHERE votable_type = ? AND votable_id = ? ${user ? "AND user_id = ?" : ""}`,
+    )
       .bind(time, kind.type, id, ...(user ? [user.user_id] : []))
       .run();
   }
 
   async function updateTime(id: number): Promise<number | null> {
-    return env.DB.prepare(`SELECT update_time FROM ${table} WHERE ${kind.idColumn} = ?`).bind(id).first<number>("update_time");
+    return env.DB.prepare(`SELECT update_time FROM ${table} WHERE ${kind.idColumn} = ?`)
+      .bind(id)
+      .first<number>("update_time");
   }
 
   async function trash(id: number): Promise<void> {
@@ -239,7 +256,10 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
           expect(res.status).toBe(400);
           expect(res.body.code).toBe(200006);
         }
-        const empty = await post(voters(target), { token: user.token, headers: { "content-type": "application/json" } });
+        const empty = await post(voters(target), {
+          token: user.token,
+          headers: { "content-type": "application/json" },
+        });
         expect(empty.body.code).toBe(200006);
       }
       expect(await voteRows()).toBe(0);
@@ -354,7 +374,12 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
       const id = await newItem();
       const [a, b, c, d] = [await createUser(), await createUser(), await createUser(), await createUser()];
       const time = now();
-      for (const [user, type, age] of [[a, "up", 40], [b, "down", 10], [c, "up", 20], [d, "down", 30]] as const) {
+      for (const [user, type, age] of [
+        [a, "up", 40],
+        [b, "down", 10],
+        [c, "up", 20],
+        [d, "down", 30],
+      ] as const) {
         await castVote(id, user, type);
         await dateVotes(id, time - age, user);
       }
@@ -410,12 +435,19 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
 
     it("answers the includes with the caller's relations to each voter", async () => {
       const id = await newItem();
-      const [me, friend, fan, stranger] = [await createUser(), await createUser(), await createUser(), await createUser()];
+      const [me, friend, fan, stranger] = [
+        await createUser(),
+        await createUser(),
+        await createUser(),
+        await createUser(),
+      ];
       for (const user of [me, friend, fan, stranger]) await castVote(id, user, "up");
       await follow(me, friend);
       await follow(fan, me);
       const res = await get(voters(id), { token: me.token, query: { include: `${ALL_INCLUDES},unknown` } });
-      const rel = Object.fromEntries(res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]));
+      const rel = Object.fromEntries(
+        res.body.data.map((u: { user_id: number; relationships: unknown }) => [u.user_id, u.relationships]),
+      );
       expect(rel).toEqual({
         [me.user_id]: { is_me: true, is_following: false, is_followed: false },
         [friend.user_id]: { is_me: false, is_following: true, is_followed: false },
@@ -425,7 +457,8 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
       const one = await get(voters(id), { token: me.token, query: { include: "is_me" } });
       for (const user of one.body.data) expect(user.relationships).toEqual({ is_me: user.user_id === me.user_id });
       const anonymous = await get(voters(id), { query: { include: ALL_INCLUDES } });
-      for (const user of anonymous.body.data) expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
+      for (const user of anonymous.body.data)
+        expect(user.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
     });
 
     it("paginates", async () => {
@@ -454,22 +487,18 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
       const time = now();
       const statements = [];
       for (let i = 0; i < 110; i++) {
-        const voter = await env.DB.prepare("INSERT INTO users (username, email, password) VALUES (?, ?, '') RETURNING user_id")
+        const voter = await env.DB.prepare(
+          "INSERT INTO users (username, email, password) VALUES (?, ?, '') RETURNING user_id",
+        )
           .bind(`voter${i}`, `voter${i}@example.test`)
           .first<{ user_id: number }>();
         statements.push(
-          env.DB.prepare("INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, ?, ?, ?)").bind(
-            voter!.user_id,
-            id,
-            kind.type,
-            i % 3 ? "up" : "down",
-            time,
-          ),
-          env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)").bind(
-            me.user_id,
-            voter!.user_id,
-            time,
-          ),
+          env.DB.prepare(
+            "INSERT INTO votes (user_id, votable_id, votable_type, type, create_time) VALUES (?, ?, ?, ?, ?)",
+          ).bind(voter!.user_id, id, kind.type, i % 3 ? "up" : "down", time),
+          env.DB.prepare(
+            "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, 'user', ?)",
+          ).bind(me.user_id, voter!.user_id, time),
         );
       }
       await env.DB.batch(statements);
@@ -477,9 +506,13 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(100);
       expect(res.body.pagination.total).toBe(110);
-      for (const user of res.body.data) expect(user.relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
+      for (const user of res.body.data)
+        expect(user.relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
       expect(res.roundTrips).toBeLessThanOrEqual(2);
-      const filtered = await get(voters(id), { token: me.token, query: { per_page: 100, include: ALL_INCLUDES, type: "down" } });
+      const filtered = await get(voters(id), {
+        token: me.token,
+        query: { per_page: 100, include: ALL_INCLUDES, type: "down" },
+      });
       expect(filtered.body.pagination.total).toBe(37);
       expect(filtered.roundTrips).toBeLessThanOrEqual(2);
     });
@@ -520,7 +553,10 @@ describe.each(kinds)("/api/$resource/{id}/voters", (kind) => {
       await Promise.all(users.map((user, i) => castVote(id, user, i % 3 ? "up" : "down")));
       expect(await stored(id)).toEqual(await tallied(id));
       const results = await Promise.all(
-        users.flatMap((user, i) => [castVote(id, user, i % 2 ? "up" : "down"), i % 4 === 0 ? withdraw(id, user) : castVote(id, user, "up")]),
+        users.flatMap((user, i) => [
+          castVote(id, user, i % 2 ? "up" : "down"),
+          i % 4 === 0 ? withdraw(id, user) : castVote(id, user, "up"),
+        ]),
       );
       for (const res of results) {
         expect(res.status).toBe(200);

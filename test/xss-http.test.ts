@@ -5,9 +5,9 @@
  * Plain-text fields (titles, comments) are returned exactly as written, as JSON strings (DECISIONS.md).
  */
 import { describe, expect, it } from "vitest";
-import { get, patch, post, type ApiResponse } from "./helpers/api";
-import { createAdmin, createUser } from "./helpers/factories";
+import { type ApiResponse, get, patch, post } from "./helpers/api";
 import { createTopic } from "./helpers/content";
+import { createAdmin, createUser } from "./helpers/factories";
 import { expectSafe, expectSafeMarkdown, XSS } from "./helpers/xss";
 
 async function expectNeutralised(res: ApiResponse): Promise<void> {
@@ -28,7 +28,10 @@ describe("XSS payloads through every content field over HTTP", () => {
     const topic = await createTopic();
     const title = "A title";
 
-    const question = await post("/api/questions", { token: author.token, body: { title, content_markdown: payload, topic_ids: [topic] } });
+    const question = await post("/api/questions", {
+      token: author.token,
+      body: { title, content_markdown: payload, topic_ids: [topic] },
+    });
     await expectNeutralised(question);
     const article = await post("/api/articles", {
       token: author.token,
@@ -37,12 +40,27 @@ describe("XSS payloads through every content field over HTTP", () => {
     await expectNeutralised(article);
 
     // HTML-only input, and edits, through records that exist whatever the payload did to the first two.
-    const host = await post("/api/questions", { token: author.token, body: { title, content_markdown: "host", topic_ids: [topic] } });
+    const host = await post("/api/questions", {
+      token: author.token,
+      body: { title, content_markdown: "host", topic_ids: [topic] },
+    });
     const questionId = host.body.data.question_id;
-    await expectNeutralised(await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_rendered: payload } }));
-    const answer = await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_markdown: "ok" } });
-    await expectNeutralised(await patch(`/api/answers/${answer.body.data.answer_id}`, { token: admin.token, body: { content_markdown: payload } }));
-    await expectNeutralised(await patch(`/api/questions/${questionId}`, { token: admin.token, body: { content_rendered: payload } }));
+    await expectNeutralised(
+      await post(`/api/questions/${questionId}/answers`, { token: author.token, body: { content_rendered: payload } }),
+    );
+    const answer = await post(`/api/questions/${questionId}/answers`, {
+      token: author.token,
+      body: { content_markdown: "ok" },
+    });
+    await expectNeutralised(
+      await patch(`/api/answers/${answer.body.data.answer_id}`, {
+        token: admin.token,
+        body: { content_markdown: payload },
+      }),
+    );
+    await expectNeutralised(
+      await patch(`/api/questions/${questionId}`, { token: admin.token, body: { content_rendered: payload } }),
+    );
 
     // What readers get back later, in lists and single reads.
     await expectNeutralised(await get(`/api/questions/${questionId}/answers`, { query: { per_page: 100 } }));
@@ -53,9 +71,15 @@ describe("XSS payloads through every content field over HTTP", () => {
     const author = await createUser();
     const topic = await createTopic();
     const text = '<script>alert("x")</script> & <b>';
-    const question = await post("/api/questions", { token: author.token, body: { title: text, content_markdown: "body", topic_ids: [topic] } });
+    const question = await post("/api/questions", {
+      token: author.token,
+      body: { title: text, content_markdown: "body", topic_ids: [topic] },
+    });
     expect(question.body.data.title).toBe(text);
-    const comment = await post(`/api/questions/${question.body.data.question_id}/comments`, { token: author.token, body: { content: text } });
+    const comment = await post(`/api/questions/${question.body.data.question_id}/comments`, {
+      token: author.token,
+      body: { content: text },
+    });
     expect(comment.status).toBe(200);
     expect(comment.body.data.content).toBe(text);
   });
@@ -65,7 +89,7 @@ describe("external links over HTTP", () => {
   // Each of these leaves the site in a browser although it does not start with `http://` or `//`.
   const EXTERNAL = ["http:evil.com", "\\\\evil.com", "/\\evil.com", "//evil.com"];
 
-  it("gives rel=\"nofollow noopener\" to raw-HTML links in the stored markdown that leave the site", async () => {
+  it('gives rel="nofollow noopener" to raw-HTML links in the stored markdown that leave the site', async () => {
     const author = await createUser();
     const topic = await createTopic();
     const links = EXTERNAL.map((href) => `<a href="${href}" rel="author">x</a>`).join(" ");

@@ -14,20 +14,20 @@ import { laterCheckedBody, parseBody, readBody } from "../lib/late-body";
 import { mountList } from "../lib/list-routes";
 import { authSecurity, okResponse, pathId } from "../lib/openapi";
 import { now } from "../lib/time";
-import { viewOf, type View } from "../lib/view";
+import { type View, viewOf } from "../lib/view";
 import { loginRequired, requireUser } from "../middleware/context";
 import { commentRecords } from "../modules/comments/records";
 import { countNewComment, insertComment } from "../modules/comments/repo";
 import {
   COMMENT_INCLUDES,
+  type CommentableType,
   CommentBody,
+  type CommentInclude,
   CommentIncludeQuery,
   CommentPageQuery,
   CommentSchema,
-  type CommentableType,
-  type CommentInclude,
 } from "../modules/comments/schema";
-import { contentKinds, type ContentKind } from "../modules/content/kinds";
+import { type ContentKind, contentKinds } from "../modules/content/kinds";
 import { filteredPage, loadOne, type PageQuery } from "../modules/content/page";
 import { liveCheck, newestOf, selectLive } from "../modules/content/repo";
 import { commentPosted } from "../modules/notifications/events";
@@ -44,14 +44,49 @@ export interface CommentTarget {
 }
 
 export const commentTargets = {
-  question: { type: "question", kind: contentKinds.question, counter: "comment_count", resource: "questions", param: "question_id", list: "comments" },
-  answer: { type: "answer", kind: contentKinds.answer, counter: "comment_count", resource: "answers", param: "answer_id", list: "comments" },
-  article: { type: "article", kind: contentKinds.article, counter: "comment_count", resource: "articles", param: "article_id", list: "comments" },
-  comment: { type: "comment", kind: contentKinds.comment, counter: "reply_count", resource: "comments", param: "comment_id", list: "replies" },
+  question: {
+    type: "question",
+    kind: contentKinds.question,
+    counter: "comment_count",
+    resource: "questions",
+    param: "question_id",
+    list: "comments",
+  },
+  answer: {
+    type: "answer",
+    kind: contentKinds.answer,
+    counter: "comment_count",
+    resource: "answers",
+    param: "answer_id",
+    list: "comments",
+  },
+  article: {
+    type: "article",
+    kind: contentKinds.article,
+    counter: "comment_count",
+    resource: "articles",
+    param: "article_id",
+    list: "comments",
+  },
+  comment: {
+    type: "comment",
+    kind: contentKinds.comment,
+    counter: "reply_count",
+    resource: "comments",
+    param: "comment_id",
+    list: "replies",
+  },
 } as const satisfies Record<CommentableType, CommentTarget>;
 
 /** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
-export function listCommentsOn(db: Db, view: View, target: CommentTarget, id: number, query: PageQuery, include: Set<CommentInclude>) {
+export function listCommentsOn(
+  db: Db,
+  view: View,
+  target: CommentTarget,
+  id: number,
+  query: PageQuery,
+  include: Set<CommentInclude>,
+) {
   const filter = { commentable_type: target.type, commentable_id: id, trashed: false };
   return filteredPage(db, view, commentRecords, filter, query, include, liveCheck(db, target.kind, id));
 }
@@ -61,7 +96,15 @@ export function listCommentsOn(db: Db, view: View, target: CommentTarget, id: nu
  * on its parent comment), in one batch that also reads the new comment back. The target's update_time stays
  * (DECISIONS.md, content).
  */
-export async function commentOn(db: Db, view: View, target: CommentTarget, id: number, userId: number, raw: unknown, include: Set<CommentInclude>) {
+export async function commentOn(
+  db: Db,
+  view: View,
+  target: CommentTarget,
+  id: number,
+  userId: number,
+  raw: unknown,
+  include: Set<CommentInclude>,
+) {
   const live = await selectLive(db, target.kind, id);
   if (live.length === 0) throw new ApiError(target.kind.notFound);
   const { content } = parseBody(CommentBody, raw);
@@ -109,7 +152,15 @@ export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentT
     }),
     async (c) => {
       const include = includeOf(c.req.valid("query"));
-      const comment = await commentOn(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), requireUser(c).user_id, await readBody(c), include);
+      const comment = await commentOn(
+        c.get("db"),
+        viewOf(c),
+        target,
+        idOf(c.req.valid("param")),
+        requireUser(c).user_id,
+        await readBody(c),
+        include,
+      );
       return ok(c, comment);
     },
   );

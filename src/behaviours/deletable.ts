@@ -12,12 +12,12 @@
  *    the whole tree goes in the same batch without being read first (DECISIONS.md: replies are deleted with
  *    their comment).
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { answers, comments, follows, reports, topicables, votes } from "../db/schema";
-import { contentKinds, type ContentType } from "../modules/content/kinds";
-import { inIds, type IdSource } from "./id-source";
+import { type ContentType, contentKinds } from "../modules/content/kinds";
+import { type IdSource, inIds } from "./id-source";
 import { markTrashed, recountStatements } from "./trashable";
 
 type CommentableType = "question" | "answer" | "article" | "comment";
@@ -37,11 +37,19 @@ function commentTree(type: CommentableType, ids: IdSource): SQL {
 }
 
 /** Rows of a side table that point at items of one type: votes, reports, follows, topic links. */
-function removeAttached(db: Db, table: SQLiteTable, typeColumn: SQLiteColumn, idColumn: SQLiteColumn, type: string, ids: IdSource) {
+function removeAttached(
+  db: Db,
+  table: SQLiteTable,
+  typeColumn: SQLiteColumn,
+  idColumn: SQLiteColumn,
+  type: string,
+  ids: IdSource,
+) {
   return db.delete(table).where(and(eq(typeColumn, type), inIds(idColumn, ids)));
 }
 
-const removeVotes = (db: Db, type: CommentableType, ids: IdSource) => removeAttached(db, votes, votes.votable_type, votes.votable_id, type, ids);
+const removeVotes = (db: Db, type: CommentableType, ids: IdSource) =>
+  removeAttached(db, votes, votes.votable_type, votes.votable_id, type, ids);
 const removeReports = (db: Db, type: CommentableType, ids: IdSource) =>
   removeAttached(db, reports, reports.reportable_type, reports.reportable_id, type, ids);
 const removeFollows = (db: Db, type: "question" | "article" | "topic", ids: IdSource) =>
@@ -52,7 +60,11 @@ const removeTopicLinks = (db: Db, type: "question" | "article", ids: IdSource) =
 /** The comments on the targets and their whole reply trees, with the votes and reports on any of them. */
 function removeComments(db: Db, type: CommentableType, ids: IdSource): BatchStatement[] {
   const tree = commentTree(type, ids);
-  return [removeVotes(db, "comment", tree), removeReports(db, "comment", tree), db.delete(comments).where(inIds(comments.comment_id, tree))];
+  return [
+    removeVotes(db, "comment", tree),
+    removeReports(db, "comment", tree),
+    db.delete(comments).where(inIds(comments.comment_id, tree)),
+  ];
 }
 
 /** Votes, reports and comments (with their replies) on a votable, reportable, commentable item. */
@@ -91,7 +103,12 @@ function plan(db: Db, type: ContentType, ids: IdSource, time: number): Plan {
   if (type !== "question") return own;
   // A question takes all its answers with it, trashed ones included; live ones still count for their authors
   // until then. The subquery is re-read by each statement and holds until the answers' own rows go.
-  const answered = plan(db, "answer", db.select({ id: answers.answer_id }).from(answers).$dynamic().where(inIds(answers.question_id, ids)), time);
+  const answered = plan(
+    db,
+    "answer",
+    db.select({ id: answers.answer_id }).from(answers).$dynamic().where(inIds(answers.question_id, ids)),
+    time,
+  );
   return { hide: [...answered.hide, ...own.hide], remove: [...answered.remove, ...own.remove] };
 }
 
@@ -99,7 +116,13 @@ function plan(db: Db, type: ContentType, ids: IdSource, time: number): Plan {
  * Hard-deletes the items `ids` of a kind, live or trashed, with everything that belongs to them, and recounts
  * what they fed. `extra` runs while every row still exists (it can still read the items and their children).
  */
-export function deleteStatements(db: Db, type: ContentType, ids: number[], time: number, extra: BatchStatement[] = []): BatchStatement[] {
+export function deleteStatements(
+  db: Db,
+  type: ContentType,
+  ids: number[],
+  time: number,
+  extra: BatchStatement[] = [],
+): BatchStatement[] {
   const { hide, remove } = plan(db, type, ids, time);
   return [...hide, ...extra, ...remove];
 }

@@ -13,7 +13,7 @@ import { loginRequired, requireUser } from "../middleware/context";
 import { USER_INCLUDES } from "../modules/users/present";
 import { FollowerCountSchema, UserPageQuery, UserSchema } from "../modules/users/schema";
 import { listFollowers } from "../modules/users/service";
-import { follow, unfollow, type FollowTarget } from "./followable";
+import { type FollowTarget, follow, unfollow } from "./followable";
 
 export interface FollowerRoutesOptions {
   /** Path segment of the resource, e.g. `users`. */
@@ -23,7 +23,11 @@ export interface FollowerRoutesOptions {
   tag: string;
 }
 
-export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget, { resource, param, tag }: FollowerRoutesOptions) {
+export function mountFollowerRoutes(
+  router: OpenAPIHono<AppEnv>,
+  target: FollowTarget,
+  { resource, param, tag }: FollowerRoutesOptions,
+) {
   const path = `/${resource}/{${param}}/followers`;
   const params = pathId(param);
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
@@ -36,7 +40,8 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
     params,
     query: UserPageQuery,
     item: UserSchema,
-    load: (db, view, query, valid) => listFollowers(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
+    load: (db, view, query, valid) =>
+      listFollowers(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
   });
 
   router.openapi(

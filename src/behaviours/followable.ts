@@ -7,18 +7,22 @@
  * rows with COUNT(*) in the same batch as the insert or delete, so concurrent or repeated requests can never
  * double count and a counter can never go below 0.
  */
-import { and, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, exists, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { runBatch, type BatchStatement, type Db } from "../db/client";
+import { type BatchStatement, type Db, runBatch } from "../db/client";
 import { articles, follows, questions, topics, users } from "../db/schema";
 import { ApiError, type ErrorName } from "../lib/errors";
 import { now } from "../lib/time";
-import { inIds, type IdSource } from "./id-source";
+import { type IdSource, inIds } from "./id-source";
 
 export type FollowableType = (typeof follows.$inferSelect)["followable_type"];
 
 /** The users column counting what a user follows of one type. */
-type FollowingCounter = "followee_count" | "following_question_count" | "following_article_count" | "following_topic_count";
+type FollowingCounter =
+  | "followee_count"
+  | "following_question_count"
+  | "following_article_count"
+  | "following_topic_count";
 
 export interface FollowTarget {
   type: FollowableType;
@@ -31,7 +35,13 @@ export interface FollowTarget {
 }
 
 export const followTargets = {
-  user: { type: "user", table: users, id: users.user_id, followingCounter: "followee_count", notFound: "USER_NOT_FOUND" },
+  user: {
+    type: "user",
+    table: users,
+    id: users.user_id,
+    followingCounter: "followee_count",
+    notFound: "USER_NOT_FOUND",
+  },
   question: {
     type: "question",
     table: questions,
@@ -71,7 +81,10 @@ const followRow = (target: FollowTarget, userId: number, id: number) =>
  * or trashed, so it doubles as the existence check.
  */
 export function selectTarget(db: Db, target: FollowTarget, id: number) {
-  return db.select({ follower_count: sql<number>`${sql.identifier("follower_count")}` }).from(target.table).where(isLive(target, id));
+  return db
+    .select({ follower_count: sql<number>`${sql.identifier("follower_count")}` })
+    .from(target.table)
+    .where(isLive(target, id));
 }
 
 /**
@@ -90,18 +103,36 @@ function recountStatements(db: Db, target: FollowTarget, userId: number, id: num
       and(
         eq(follows.user_id, userId),
         eq(follows.followable_type, target.type),
-        target.deleteTime ? exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, follows.followable_id))) : undefined,
+        target.deleteTime
+          ? exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, follows.followable_id)))
+          : undefined,
       ),
     );
   return [
     // A select inside sql`` renders as a parenthesised scalar subquery.
-    db.update(target.table).set({ follower_count: sql`${followers}` }).where(isLive(target, id)),
-    db.update(users).set({ [target.followingCounter]: sql`${following}` }).where(eq(users.user_id, userId)),
+    db
+      .update(target.table)
+      .set({ follower_count: sql`${followers}` })
+      .where(isLive(target, id)),
+    db
+      .update(users)
+      .set({ [target.followingCounter]: sql`${following}` })
+      .where(eq(users.user_id, userId)),
   ];
 }
 
-async function followerCountAfter(db: Db, target: FollowTarget, write: BatchStatement, userId: number, id: number): Promise<number> {
-  const results = await runBatch(db, [write, ...recountStatements(db, target, userId, id), selectTarget(db, target, id)]);
+async function followerCountAfter(
+  db: Db,
+  target: FollowTarget,
+  write: BatchStatement,
+  userId: number,
+  id: number,
+): Promise<number> {
+  const results = await runBatch(db, [
+    write,
+    ...recountStatements(db, target, userId, id),
+    selectTarget(db, target, id),
+  ]);
   const row = (results.at(-1) as { follower_count: number }[])[0];
   if (!row) throw new ApiError(target.notFound);
   return row.follower_count;
@@ -135,7 +166,12 @@ export async function follow(db: Db, target: FollowTarget, userId: number, id: n
 export function unfollow(db: Db, target: FollowTarget, userId: number, id: number): Promise<number> {
   const remove = db
     .delete(follows)
-    .where(and(followRow(target, userId, id), exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)))));
+    .where(
+      and(
+        followRow(target, userId, id),
+        exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id))),
+      ),
+    );
   return followerCountAfter(db, target, remove, userId, id);
 }
 
@@ -172,7 +208,9 @@ export function followedAmong(db: Db, target: FollowTarget, userId: number, ids:
   return db
     .select({ id: follows.followable_id })
     .from(follows)
-    .where(and(eq(follows.user_id, userId), eq(follows.followable_type, target.type), inIds(follows.followable_id, ids)));
+    .where(
+      and(eq(follows.user_id, userId), eq(follows.followable_type, target.type), inIds(follows.followable_id, ids)),
+    );
 }
 
 /** Users among `ids` who follow the target: `is_followed` for a page in one statement. */

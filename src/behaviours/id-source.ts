@@ -2,7 +2,7 @@
  * A set of ids for a statement over a page of rows: either a list (a batch path such as `/users/1,2,3/disable`)
  * or the page query itself as a subquery, so relations of a page load in the same batch as the page.
  */
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteSelect } from "drizzle-orm/sqlite-core";
 
 export type IdSource = number[] | SQLiteSelect | SQL;

@@ -8,12 +8,12 @@
  * decrement twice, and no counter can go below 0. The definitions match behaviours/followable.ts, which also
  * leaves trashed targets out of a follower's `following_*_count`, so a later follow cannot "correct" them.
  */
-import { and, count, eq, gt, inArray, lt, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lt, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { answers, articles, comments, follows, questions, topicables, topics, users } from "../db/schema";
-import { contentKinds, type ContentKind, type ContentType } from "../modules/content/kinds";
-import { inIds, type IdSource } from "./id-source";
+import { type ContentKind, type ContentType, contentKinds } from "../modules/content/kinds";
+import { type IdSource, inIds } from "./id-source";
 
 /** Rows whose liveness a counter counts. */
 interface Counted {
@@ -34,13 +34,31 @@ interface Counter {
 }
 
 /** A counter over rows that name their owner themselves (answers.question_id, questions.user_id ...). */
-function owned(owner: SQLiteTable, ownerId: SQLiteColumn, column: string, item: Counted, by: SQLiteColumn, filter?: SQL): Counter {
+function owned(
+  owner: SQLiteTable,
+  ownerId: SQLiteColumn,
+  column: string,
+  item: Counted,
+  by: SQLiteColumn,
+  filter?: SQL,
+): Counter {
   return {
     owner,
     ownerId,
     column,
-    count: (db) => db.select({ n: count() }).from(item.table).where(and(eq(by, ownerId), eq(item.deleteTime, 0), filter)),
-    owners: (db, ids) => inArray(ownerId, db.select({ id: by }).from(item.table).where(and(inIds(item.id, ids), filter))),
+    count: (db) =>
+      db
+        .select({ n: count() })
+        .from(item.table)
+        .where(and(eq(by, ownerId), eq(item.deleteTime, 0), filter)),
+    owners: (db, ids) =>
+      inArray(
+        ownerId,
+        db
+          .select({ id: by })
+          .from(item.table)
+          .where(and(inIds(item.id, ids), filter)),
+      ),
   };
 }
 
@@ -64,7 +82,14 @@ function linked(owner: SQLiteTable, ownerId: SQLiteColumn, column: string, item:
         .from(link.table)
         .innerJoin(item.table, and(eq(item.id, link.item), eq(item.deleteTime, 0)))
         .where(and(eq(link.owner, ownerId), link.filter)),
-    owners: (db, ids) => inArray(ownerId, db.select({ id: link.owner }).from(link.table).where(and(inIds(link.item, ids), link.filter))),
+    owners: (db, ids) =>
+      inArray(
+        ownerId,
+        db
+          .select({ id: link.owner })
+          .from(link.table)
+          .where(and(inIds(link.item, ids), link.filter)),
+      ),
   };
 }
 
@@ -87,7 +112,14 @@ const reply = alias(comments, "reply");
 const replies: Counted = { table: reply, id: reply.comment_id, deleteTime: reply.delete_time };
 
 const commentCount = (owner: SQLiteTable, ownerId: SQLiteColumn, type: "question" | "answer" | "article") =>
-  owned(owner, ownerId, "comment_count", contentKinds.comment, comments.commentable_id, eq(comments.commentable_type, type));
+  owned(
+    owner,
+    ownerId,
+    "comment_count",
+    contentKinds.comment,
+    comments.commentable_id,
+    eq(comments.commentable_type, type),
+  );
 
 /** For each kind, every counter elsewhere that its live rows feed (behaviour.md 3.11). */
 const countersFed: Record<ContentType, Counter[]> = {
@@ -109,7 +141,14 @@ const countersFed: Record<ContentType, Counter[]> = {
     commentCount(questions, questions.question_id, "question"),
     commentCount(answers, answers.answer_id, "answer"),
     commentCount(articles, articles.article_id, "article"),
-    owned(comments, comments.comment_id, "reply_count", replies, reply.commentable_id, eq(reply.commentable_type, "comment")),
+    owned(
+      comments,
+      comments.comment_id,
+      "reply_count",
+      replies,
+      reply.commentable_id,
+      eq(reply.commentable_type, "comment"),
+    ),
   ],
   // A trashed topic keeps its follow rows (untrash gives them back); its followers just stop counting it.
   topic: [linked(users, users.user_id, "following_topic_count", contentKinds.topic, followsOf("topic"))],
@@ -156,12 +195,23 @@ const untrashGuards: Partial<Record<ContentType, (db: Db, ids: number[]) => SQL>
  * Trashes the live rows among `ids` and recounts what they fed. `extra` (notifications ...) runs after both, in
  * the same batch.
  */
-export function trashStatements(db: Db, type: ContentType, ids: number[], time: number, extra: BatchStatement[] = []): BatchStatement[] {
+export function trashStatements(
+  db: Db,
+  type: ContentType,
+  ids: number[],
+  time: number,
+  extra: BatchStatement[] = [],
+): BatchStatement[] {
   return [markTrashed(db, contentKinds[type], ids, time), ...recountStatements(db, type, ids), ...extra];
 }
 
 /** Takes the trashed rows among `ids` out of the trash and recounts what they feed again. */
-export function untrashStatements(db: Db, type: ContentType, ids: number[], extra: BatchStatement[] = []): BatchStatement[] {
+export function untrashStatements(
+  db: Db,
+  type: ContentType,
+  ids: number[],
+  extra: BatchStatement[] = [],
+): BatchStatement[] {
   const kind: ContentKind = contentKinds[type];
   const untrash = db
     .update(kind.table)

@@ -6,9 +6,9 @@
  * recomputed from the vote rows in the same batch as the write, so concurrent or repeated requests can never
  * double count and the counters never drift. Votes never move the target's update_time (DECISIONS.md, Content).
  */
-import { and, desc, eq, exists, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { runBatch, type BatchStatement, type Db } from "../db/client";
+import { type BatchStatement, type Db, runBatch } from "../db/client";
 import { users, votes } from "../db/schema";
 import { ApiError, type ErrorName } from "../lib/errors";
 import { now } from "../lib/time";
@@ -47,9 +47,11 @@ const isLive = (target: VoteTarget, id: number): SQL => and(eq(target.id, id), e
 const targetIsLive = (db: Db, target: VoteTarget, id: number) =>
   exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)));
 
-const votesOn = (target: VoteTarget, id: number): SQL => and(eq(votes.votable_type, target.type), eq(votes.votable_id, id))!;
+const votesOn = (target: VoteTarget, id: number): SQL =>
+  and(eq(votes.votable_type, target.type), eq(votes.votable_id, id))!;
 
-const voteOf = (target: VoteTarget, userId: number, id: number): SQL => and(votesOn(target, id), eq(votes.user_id, userId))!;
+const voteOf = (target: VoteTarget, userId: number, id: number): SQL =>
+  and(votesOn(target, id), eq(votes.user_id, userId))!;
 
 /** The live target's counters: no row when it is missing or trashed, so it doubles as the existence check. */
 export function selectCounts(db: Db, target: VoteTarget, id: number) {
@@ -61,7 +63,11 @@ export function selectCounts(db: Db, target: VoteTarget, id: number) {
 function recount(db: Db, target: VoteTarget, id: number): BatchStatement {
   const up = sql`count(*) filter (where ${eq(votes.type, "up")})`;
   const down = sql`count(*) filter (where ${eq(votes.type, "down")})`;
-  const tally = (expression: SQL) => sql`${db.select({ n: sql<number>`${expression}` }).from(votes).where(votesOn(target, id))}`;
+  const tally = (expression: SQL) =>
+    sql`${db
+      .select({ n: sql<number>`${expression}` })
+      .from(votes)
+      .where(votesOn(target, id))}`;
   return db
     .update(target.table)
     .set({ vote_count: tally(sql`${up} - ${down}`), vote_up_count: tally(up), vote_down_count: tally(down) })
@@ -82,7 +88,9 @@ async function countsAfter(db: Db, target: VoteTarget, id: number, writes: Batch
 export function vote(db: Db, target: VoteTarget, userId: number, id: number, type: VoteType): Promise<VoteCounts> {
   // The other type is replaced by a new row rather than updated in place: a new row gets a rowid above every
   // other vote's, which keeps "newest vote first" right for votes cast within the same second.
-  const dropOther = db.delete(votes).where(and(voteOf(target, userId, id), ne(votes.type, type), targetIsLive(db, target, id)));
+  const dropOther = db
+    .delete(votes)
+    .where(and(voteOf(target, userId, id), ne(votes.type, type), targetIsLive(db, target, id)));
   // INSERT ... SELECT from the live target: nothing is written for a missing or trashed one.
   const insert = db
     .insert(votes)
@@ -117,4 +125,3 @@ export function votersJoin(target: VoteTarget, id: number, type: VoteType | unde
     orderBy: [desc(votes.create_time), desc(sql`${votes}.rowid`)],
   };
 }
-

@@ -24,7 +24,9 @@ export const users = sqliteTable(
     /** PBKDF2 of the peppered SHA-1 digest of the password, with its parameters (lib/password.ts). */
     password: text("password").notNull(),
     /** 'admin' or 'user': administrators are a role, not "user 1" (DECISIONS.md). */
-    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
     avatar: str("avatar"),
     cover: str("cover"),
     create_ip: str("create_ip"),

@@ -18,7 +18,9 @@ export function clientInfo(request: Request): ClientInfo {
   const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0];
   const ip = (request.headers.get("cf-connecting-ip") ?? forwarded ?? "").trim().slice(0, MAX_IP);
   const cf = request.cf as { country?: unknown; region?: unknown; city?: unknown } | undefined;
-  const parts = [cf?.country, cf?.region, cf?.city].filter((part): part is string => typeof part === "string" && part !== "");
+  const parts = [cf?.country, cf?.region, cf?.city].filter(
+    (part): part is string => typeof part === "string" && part !== "",
+  );
   return { ip, location: parts.join(" ").slice(0, MAX_LOCATION) };
 }
 

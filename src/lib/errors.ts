@@ -89,7 +89,10 @@ export class ApiError extends Error {
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
 
-  constructor(readonly reason: ErrorName, options: ApiErrorOptions = {}) {
+  constructor(
+    readonly reason: ErrorName,
+    options: ApiErrorOptions = {},
+  ) {
     const [code, status, message] = table[reason];
     super(options.message ?? message);
     this.code = code;
@@ -110,4 +113,6 @@ export function validationError(errors: FieldErrors, status?: ContentfulStatusCo
 }
 
 /** Every reason's code and status, by name (test/lib.test.ts holds the table to the reference with it). */
-export const errorCodes = Object.fromEntries(Object.entries(table).map(([name, [code, status]]) => [name, { code, status }]));
+export const errorCodes = Object.fromEntries(
+  Object.entries(table).map(([name, [code, status]]) => [name, { code, status }]),
+);

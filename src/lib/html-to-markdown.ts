@@ -12,10 +12,10 @@
  * {@link MAX_INLINE_NESTING} keeps its text only. Anything over a bound is refused with a {@link ContentLimitError}.
  */
 import type { Element, ElementContent, Root } from "hast";
-import { defaultHandlers, toMdast, type Handle } from "hast-util-to-mdast";
+import { defaultHandlers, type Handle, toMdast } from "hast-util-to-mdast";
 import type { Nodes as MdastNodes } from "mdast";
 import { gfmToMarkdown } from "mdast-util-gfm";
-import { toMarkdown, type Options } from "mdast-util-to-markdown";
+import { type Options, toMarkdown } from "mdast-util-to-markdown";
 import { ContentLimitError, MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
 import { MAX_SOURCE_LENGTH } from "./markdown-bounds";
 import { sanitizedTree } from "./sanitize";

@@ -11,6 +11,7 @@ export function isPositiveIntString(part: string): boolean {
 export function parseIdList(value: string, field: string): number[] {
   const parts = value.split(",").map((p) => p.trim());
   if (parts.length > MAX_IDS) throw validationError({ [field]: `at most ${MAX_IDS} ids` });
-  if (!parts.every(isPositiveIntString)) throw validationError({ [field]: "must be positive integers separated by commas" });
+  if (!parts.every(isPositiveIntString))
+    throw validationError({ [field]: "must be positive integers separated by commas" });
   return [...new Set(parts.map(Number))];
 }

@@ -10,7 +10,7 @@ import { adminRequired, loginRequired } from "../middleware/context";
 import { page } from "./envelope";
 import { adminAccess, authSecurity, pageResponse, pathId } from "./openapi";
 import type { Pagination } from "./pagination";
-import { requireViewer, viewOf, type View } from "./view";
+import { requireViewer, type View, viewOf } from "./view";
 
 type Loaded = Promise<{ data: unknown[]; pagination: Pagination }>;
 
@@ -28,9 +28,13 @@ export interface ListRoute<Q extends z.ZodObject, P extends z.ZodObject> {
 }
 
 /** What a route's validators produced: the one handler below serves every list, so its routes are typed as any route. */
-const valid = <T>(c: Context<AppEnv>, target: "param" | "query") => (c.req as unknown as { valid(target: string): T }).valid(target);
+const valid = <T>(c: Context<AppEnv>, target: "param" | "query") =>
+  (c.req as unknown as { valid(target: string): T }).valid(target);
 
-export function mountList<Q extends z.ZodObject, P extends z.ZodObject>(router: OpenAPIHono<AppEnv>, route: ListRoute<Q, P>) {
+export function mountList<Q extends z.ZodObject, P extends z.ZodObject>(
+  router: OpenAPIHono<AppEnv>,
+  route: ListRoute<Q, P>,
+) {
   const config: RouteConfig = createRoute({
     method: "get",
     path: route.path,
@@ -45,7 +49,12 @@ export function mountList<Q extends z.ZodObject, P extends z.ZodObject>(router: 
     responses: pageResponse(route.item),
   });
   router.openapi(config, async (c) => {
-    const result = await route.load(c.get("db"), viewOf(c), valid<z.output<Q>>(c, "query"), valid<z.output<P>>(c, "param"));
+    const result = await route.load(
+      c.get("db"),
+      viewOf(c),
+      valid<z.output<Q>>(c, "query"),
+      valid<z.output<P>>(c, "param"),
+    );
     return page(c, result.data, result.pagination);
   });
 }

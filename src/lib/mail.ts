@@ -45,7 +45,8 @@ interface MailerSession {
 const mailerPrototype = WorkerMailer.prototype as unknown as { auth(this: MailerSession): Promise<void> };
 const libraryAuth = mailerPrototype.auth;
 mailerPrototype.auth = async function auth() {
-  if (this.startTls && !this.secure && !this.supportsStartTls) throw new Error("the SMTP server does not offer STARTTLS");
+  if (this.startTls && !this.secure && !this.supportsStartTls)
+    throw new Error("the SMTP server does not offer STARTTLS");
   if (this.credentials) await libraryAuth.call(this);
 };
 
@@ -91,7 +92,11 @@ export type SendOne = (message: MailMessage) => Promise<void>;
  * connection (a Worker subrequest) per recipient. A failure is EMAIL_SEND_FAILED (200002) with the server's
  * or the socket's message in `extra_message`. With no `smtp_host`, messages are logged instead.
  */
-export async function withMailer<T>(options: MailOptions, host: string, use: (send: SendOne) => Promise<T>): Promise<T> {
+export async function withMailer<T>(
+  options: MailOptions,
+  host: string,
+  use: (send: SendOne) => Promise<T>,
+): Promise<T> {
   const from = { name: displayName(options.site_name), email: senderAddress(options, host) };
   const envelope = (message: MailMessage) => ({
     from,
@@ -102,11 +107,17 @@ export async function withMailer<T>(options: MailOptions, host: string, use: (se
   });
   if (!options.smtp_host) {
     return use(async (message) => {
-      console.log(`mail (no smtp_host set) to ${[message.to].flat().join(", ")}: ${oneLine(message.subject)}\n${message.html}`);
+      console.log(
+        `mail (no smtp_host set) to ${[message.to].flat().join(", ")}: ${oneLine(message.subject)}\n${message.html}`,
+      );
     });
   }
   const failed = (error: unknown) =>
-    error instanceof ApiError ? error : new ApiError("EMAIL_SEND_FAILED", { extra: { extra_message: error instanceof Error ? error.message : String(error) } });
+    error instanceof ApiError
+      ? error
+      : new ApiError("EMAIL_SEND_FAILED", {
+          extra: { extra_message: error instanceof Error ? error.message : String(error) },
+        });
   // Connected on the first message, so a connection failure is that message's failure.
   let mailer: WorkerMailer | undefined;
   try {
@@ -151,12 +162,21 @@ export function registerCodeMail(siteName: string, code: string): MailContent {
 }
 
 export function passwordResetCodeMail(siteName: string, code: string): MailContent {
-  return codeMail(siteName, code, `Your password reset code for ${siteName}`, "set a new password", ": your password stays as it is");
+  return codeMail(
+    siteName,
+    code,
+    `Your password reset code for ${siteName}`,
+    "set a new password",
+    ": your password stays as it is",
+  );
 }
 
 export function welcomeMail(siteName: string, username: string): MailContent {
   return {
     subject: `Welcome to ${siteName}`,
-    html: layout(siteName, `<p>Hello ${escapeHtml(username)},</p><p>welcome to ${escapeHtml(siteName)}! Your account is ready: you can sign in now.</p>`),
+    html: layout(
+      siteName,
+      `<p>Hello ${escapeHtml(username)},</p><p>welcome to ${escapeHtml(siteName)}! Your account is ready: you can sign in now.</p>`,
+    ),
   };
 }

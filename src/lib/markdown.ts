@@ -22,7 +22,11 @@ type Events = ReturnType<typeof postprocess>;
 function parseMarkdown(markdown: string): Events {
   const tooMuchWork = markdownWorkRefusal(markdown);
   if (tooMuchWork) throw new ContentLimitError(tooMuchWork);
-  return postprocess(parse({ extensions }).document().write(preprocess()(markdown, undefined, true)));
+  return postprocess(
+    parse({ extensions })
+      .document()
+      .write(preprocess()(markdown, undefined, true)),
+  );
 }
 
 /**
@@ -41,7 +45,13 @@ export function renderMarkdown(markdown: string): string {
 
 /** Tokens {@link scrubOnce} rewrites or keeps whole; between them it only escapes ({@link MARKUP_START}). */
 const SCRUBBED = new Set([
-  "codeFenced", "codeIndented", "codeText", "htmlFlow", "htmlText", "autolink", "resourceDestination",
+  "codeFenced",
+  "codeIndented",
+  "codeText",
+  "htmlFlow",
+  "htmlText",
+  "autolink",
+  "resourceDestination",
   "definitionDestination",
 ]);
 
@@ -134,9 +144,7 @@ export interface Content {
   content_rendered: string;
 }
 
-export type ContentResult =
-  | { ok: true; content: Content }
-  | { ok: false; errors: Record<keyof Content, string> };
+export type ContentResult = { ok: true; content: Content } | { ok: false; errors: Record<keyof Content, string> };
 
 function failure(message: string): ContentResult {
   return { ok: false, errors: { content_markdown: message, content_rendered: message } };

@@ -8,7 +8,11 @@ import type { OrderRule } from "./order";
 export { z };
 
 // Digits only: `1e3`, `0x10`, `+5` or ` 5` are not ids, although Number() would read them.
-const positiveInt = () => z.string().regex(/^[1-9]\d{0,14}$/, "must be a positive integer").transform(Number);
+const positiveInt = () =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, "must be a positive integer")
+    .transform(Number);
 
 /** A path id: a positive integer; anything else is a 200001 naming the parameter. */
 export const pathId = <N extends string>(name: N) => {
@@ -20,11 +24,18 @@ export const pathId = <N extends string>(name: N) => {
 /** A path holding one id or up to 100 comma-separated ids. */
 export const pathIds = (name: string) =>
   z.object({
-    [name]: z.string().openapi({ param: { name, in: "path" }, description: "one id, or up to 100 ids separated by commas", example: "1,2,3" }),
+    [name]: z.string().openapi({
+      param: { name, in: "path" },
+      description: "one id, or up to 100 ids separated by commas",
+      example: "1,2,3",
+    }),
   });
 
 export const includeQuery = (allowed: readonly string[]) =>
-  z.string().optional().openapi({ description: `comma-separated: ${allowed.join(", ") || "none"}; unknown names are ignored` });
+  z
+    .string()
+    .optional()
+    .openapi({ description: `comma-separated: ${allowed.join(", ") || "none"}; unknown names are ignored` });
 
 export const pageQuery = {
   page: z.string().optional().openapi({ type: "integer", description: "default 1" }),
@@ -34,7 +45,10 @@ export const pageQuery = {
 /** `order`: the rule's fields (administrators' ones marked as theirs) and its default (lib/order.ts). */
 export const orderQuery = (rule: OrderRule<string>) => {
   const fields = [...rule.fields, ...(rule.adminFields ?? []).map((field) => `${field} (administrators)`)];
-  return z.string().optional().openapi({ description: `one of ${fields.join(", ")}, with a leading - for descending; default ${rule.default}` });
+  return z
+    .string()
+    .optional()
+    .openapi({ description: `one of ${fields.join(", ")}, with a leading - for descending; default ${rule.default}` });
 };
 
 /** A query filter on an id: digits only, like path ids, else 200001 naming the parameter. */
@@ -86,7 +100,10 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,
 });
 
-const errorResponse = { description: "error: see `code` (README, error table)", content: { "application/json": { schema: ErrorSchema } } };
+const errorResponse = {
+  description: "error: see `code` (README, error table)",
+  content: { "application/json": { schema: ErrorSchema } },
+};
 
 export const okResponse = <T extends z.ZodType>(schema: T, description = "success") => ({
   200: { description, content: { "application/json": { schema: envelope(schema) } } },

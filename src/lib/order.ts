@@ -18,7 +18,11 @@ function split<F extends string>(value: string): Order<F> {
   return value.startsWith("-") ? { field: value.slice(1) as F, desc: true } : { field: value as F, desc: false };
 }
 
-export function parseOrder<F extends string>(value: string | undefined, rule: OrderRule<F>, isAdmin: boolean): Order<F> {
+export function parseOrder<F extends string>(
+  value: string | undefined,
+  rule: OrderRule<F>,
+  isAdmin: boolean,
+): Order<F> {
   if (value) {
     const wanted = split<F>(value.trim());
     if (rule.fields.includes(wanted.field) || (isAdmin && rule.adminFields?.includes(wanted.field))) return wanted;

@@ -2,7 +2,11 @@
  * A request body's bytes, refused as soon as they pass `limit`: a chunked body declares no length, and
  * buffering all of it before checking could exhaust the isolate's memory. `tooLarge` makes the refusal.
  */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
   if (!body) return new Uint8Array();
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

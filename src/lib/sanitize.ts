@@ -9,8 +9,8 @@
  */
 import type { Element, Root, RootContent } from "hast";
 import { fromParse5 } from "hast-util-from-parse5";
-import { sanitize, type Schema } from "hast-util-sanitize";
-import { defaultTreeAdapter, parseFragment, type DefaultTreeAdapterMap } from "parse5";
+import { type Schema, sanitize } from "hast-util-sanitize";
+import { type DefaultTreeAdapterMap, defaultTreeAdapter, parseFragment } from "parse5";
 import { find, html as htmlSchema } from "property-information";
 
 const TABLE_PART = ["align", "valign"];
@@ -57,10 +57,39 @@ const DROPPED = new Set([...RAW_TEXT, ...DROP_SUBTREE]);
  * attributes (its `&` is escaped on output), so what is checked is what a browser uses.
  */
 const NAMED: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0", Tab: "\t", NewLine: "\n",
-  colon: ":", sol: "/", bsol: "\\", num: "#", quest: "?", period: ".", comma: ",", semi: ";", excl: "!",
-  lpar: "(", rpar: ")", lsqb: "[", rsqb: "]", lcub: "{", rcub: "}", commat: "@", percnt: "%", equals: "=",
-  plus: "+", ast: "*", lowbar: "_", grave: "`", verbar: "|", Hat: "^", dollar: "$",
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+  Tab: "\t",
+  NewLine: "\n",
+  colon: ":",
+  sol: "/",
+  bsol: "\\",
+  num: "#",
+  quest: "?",
+  period: ".",
+  comma: ",",
+  semi: ";",
+  excl: "!",
+  lpar: "(",
+  rpar: ")",
+  lsqb: "[",
+  rsqb: "]",
+  lcub: "{",
+  rcub: "}",
+  commat: "@",
+  percnt: "%",
+  equals: "=",
+  plus: "+",
+  ast: "*",
+  lowbar: "_",
+  grave: "`",
+  verbar: "|",
+  Hat: "^",
+  dollar: "$",
 };
 
 const REFERENCE = /&(?:#(\d+);?|#[xX]([0-9a-fA-F]+);?|([a-zA-Z][a-zA-Z0-9]*);)/g;
@@ -391,11 +420,7 @@ function readTag(html: string, start: number, closing: boolean): Tag | null {
  * (comment, CDATA, doctype, processing instruction, bogus comment; unterminated, it runs to the end as in
  * browsers), or a start or end tag.
  */
-type Markup =
-  | { type: "text" }
-  | { type: "unclosed" }
-  | { type: "comment"; end: number }
-  | { type: "tag"; tag: Tag };
+type Markup = { type: "text" } | { type: "unclosed" } | { type: "comment"; end: number } | { type: "tag"; tag: Tag };
 
 const isLetter = (c: string | undefined) => c !== undefined && /[a-zA-Z]/.test(c);
 
@@ -510,4 +535,3 @@ export class MarkupScrubber {
     return writeTag(tag) ?? "";
   }
 }
-

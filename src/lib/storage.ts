@@ -5,8 +5,8 @@
  */
 import { toHex } from "./crypto";
 import { ImageError } from "./images/image-error";
-import { inspectImage, renderVariants, type ImageSize } from "./images/variants";
 import type { ImageType } from "./images/sniff";
+import { type ImageSize, inspectImage, renderVariants } from "./images/variants";
 
 export type { ImageSize };
 
@@ -95,7 +95,10 @@ export async function storeImageSet(
   const info = inspectImage(file);
   const key = newFileName(info.ext);
   const path = pathOf(key);
-  const files = [{ path, bytes: file }, ...renderVariants(file, info, sizes).map((v) => ({ path: variantPath(path, v.name), bytes: v.bytes }))];
+  const files = [
+    { path, bytes: file },
+    ...renderVariants(file, info, sizes).map((v) => ({ path: variantPath(path, v.name), bytes: v.bytes })),
+  ];
   const httpMetadata = { contentType: info.mime, cacheControl: IMMUTABLE };
   const written = await Promise.allSettled(files.map((f) => bucket.put(f.path, f.bytes, { httpMetadata })));
   const failed = written.find((result) => result.status === "rejected");
@@ -107,7 +110,11 @@ export async function storeImageSet(
 }
 
 /** Removes sets stored by storeImageSet (one R2 call for up to 1000 files; missing files are no error). */
-export async function deleteImageSet(bucket: R2Bucket, paths: string | readonly string[], sizes: readonly ImageSize[]): Promise<void> {
+export async function deleteImageSet(
+  bucket: R2Bucket,
+  paths: string | readonly string[],
+  sizes: readonly ImageSize[],
+): Promise<void> {
   const all = (typeof paths === "string" ? [paths] : paths).flatMap((path) => imageSetPaths(path, sizes));
   for (let at = 0; at < all.length; at += 1000) await bucket.delete(all.slice(at, at + 1000));
 }

@@ -2,8 +2,8 @@
 import type { Context } from "hono";
 import type { AppEnv, Caller } from "../env";
 import { isAdmin } from "../middleware/context";
-import { ApiError } from "./errors";
 import type { SiteOptions } from "../modules/options/fields";
+import { ApiError } from "./errors";
 
 export interface View {
   viewer: Caller | null;

@@ -5,16 +5,16 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { backgroundDb, runBatch, type BatchStatement, type Db } from "../db/client";
+import { type BatchStatement, backgroundDb, type Db, runBatch } from "../db/client";
 import { tokens, users } from "../db/schema";
 import type { AppEnv, Caller } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { cookieMayAuthenticate } from "./csrf";
 import { now } from "../lib/time";
 import { optionsFromRows } from "../modules/options/fields";
 import { cacheOptions, readCachedOptions, selectOptionRows } from "../modules/options/store";
 import { userColumns } from "../modules/users/repo";
+import { cookieMayAuthenticate } from "./csrf";
 
 /** Tokens last 15 days and are renewed on use at most once a day (DECISIONS.md). */
 export const TOKEN_LIFETIME = 15 * 86400;
@@ -57,7 +57,11 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       if (TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
         // Sliding expiry: off the response path, so it costs the client no round trip.
         c.executionCtx.waitUntil(
-          backgroundDb(c.env.DB).update(tokens).set({ expire_time: time + TOKEN_LIFETIME, update_time: time }).where(eq(tokens.token, tokenHash)).run(),
+          backgroundDb(c.env.DB)
+            .update(tokens)
+            .set({ expire_time: time + TOKEN_LIFETIME, update_time: time })
+            .where(eq(tokens.token, tokenHash))
+            .run(),
         );
       }
     }

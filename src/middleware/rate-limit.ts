@@ -8,7 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { clientInfo, throttleKey } from "../lib/client-info";
 import { ApiError } from "../lib/errors";
-import { LIMIT_PERIOD, limitCategory, LIMITERS } from "../lib/rate-limit";
+import { LIMIT_PERIOD, LIMITERS, limitCategory } from "../lib/rate-limit";
 import { isAdmin } from "./context";
 import { writeRoute } from "./route-key";
 

@@ -17,6 +17,23 @@ import topics from "./topics/routes";
 import users from "./users/routes";
 import votes from "./votes/routes";
 
-export const routers = [options, auth, users, avatars, topics, questions, answers, articles, comments, votes, lifecycle, reports, notifications, images, stats, emails];
+export const routers = [
+  options,
+  auth,
+  users,
+  avatars,
+  topics,
+  questions,
+  answers,
+  articles,
+  comments,
+  votes,
+  lifecycle,
+  reports,
+  notifications,
+  images,
+  stats,
+  emails,
+];
 
 export const fileRouter = files;

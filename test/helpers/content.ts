@@ -10,11 +10,16 @@ import { uniqueName } from "./factories";
 const db = () => env.DB;
 
 async function insert(sql: string, ...values: unknown[]): Promise<number> {
-  const row = await db().prepare(sql).bind(...values).first<{ id: number }>();
+  const row = await db()
+    .prepare(sql)
+    .bind(...values)
+    .first<{ id: number }>();
   return row!.id;
 }
 
-export async function createTopic(fields: { name?: string; description?: string; delete_time?: number } = {}): Promise<number> {
+export async function createTopic(
+  fields: { name?: string; description?: string; delete_time?: number } = {},
+): Promise<number> {
   return insert(
     "INSERT INTO topics (name, description, delete_time) VALUES (?, ?, ?) RETURNING topic_id AS id",
     fields.name ?? uniqueName("t"),
@@ -34,12 +39,22 @@ interface PostFields {
 /** Counters count what a reader sees (DECISIONS.md): an item created in the trash moves none. */
 const live = (fields: { delete_time?: number }) => !fields.delete_time;
 
-async function attachTopics(type: "question" | "article", id: number, topicIds: number[], time: number, counted: boolean) {
+async function attachTopics(
+  type: "question" | "article",
+  id: number,
+  topicIds: number[],
+  time: number,
+  counted: boolean,
+) {
   const counter = type === "question" ? "question_count" : "article_count";
   for (const topicId of topicIds) {
     await db().batch([
-      db().prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, ?, ?)").bind(topicId, id, type, time),
-      db().prepare(`UPDATE topics SET ${counter} = ${counter} + ? WHERE topic_id = ?`).bind(counted ? 1 : 0, topicId),
+      db()
+        .prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, ?, ?)")
+        .bind(topicId, id, type, time),
+      db()
+        .prepare(`UPDATE topics SET ${counter} = ${counter} + ? WHERE topic_id = ?`)
+        .bind(counted ? 1 : 0, topicId),
     ]);
   }
 }
@@ -59,7 +74,8 @@ export async function createQuestion(userId: number, fields: PostFields = {}): P
     fields.delete_time ?? 0,
   );
   await attachTopics("question", id, fields.topic_ids ?? [], time, live(fields));
-  if (live(fields)) await db().prepare("UPDATE users SET question_count = question_count + 1 WHERE user_id = ?").bind(userId).run();
+  if (live(fields))
+    await db().prepare("UPDATE users SET question_count = question_count + 1 WHERE user_id = ?").bind(userId).run();
   return id;
 }
 
@@ -78,11 +94,16 @@ export async function createArticle(userId: number, fields: PostFields = {}): Pr
     fields.delete_time ?? 0,
   );
   await attachTopics("article", id, fields.topic_ids ?? [], time, live(fields));
-  if (live(fields)) await db().prepare("UPDATE users SET article_count = article_count + 1 WHERE user_id = ?").bind(userId).run();
+  if (live(fields))
+    await db().prepare("UPDATE users SET article_count = article_count + 1 WHERE user_id = ?").bind(userId).run();
   return id;
 }
 
-export async function createAnswer(userId: number, questionId: number, fields: { content_markdown?: string; create_time?: number; delete_time?: number } = {}): Promise<number> {
+export async function createAnswer(
+  userId: number,
+  questionId: number,
+  fields: { content_markdown?: string; create_time?: number; delete_time?: number } = {},
+): Promise<number> {
   const time = fields.create_time ?? now();
   const markdown = fields.content_markdown ?? "answer body";
   const id = await insert(
@@ -99,7 +120,11 @@ export async function createAnswer(userId: number, questionId: number, fields: {
   if (live(fields)) {
     await db().batch([
       db().prepare("UPDATE users SET answer_count = answer_count + 1 WHERE user_id = ?").bind(userId),
-      db().prepare("UPDATE questions SET answer_count = answer_count + 1, last_answer_time = ?, update_time = ? WHERE question_id = ?").bind(time, time, questionId),
+      db()
+        .prepare(
+          "UPDATE questions SET answer_count = answer_count + 1, last_answer_time = ?, update_time = ? WHERE question_id = ?",
+        )
+        .bind(time, time, questionId),
     ]);
   }
   return id;
@@ -134,11 +159,16 @@ export async function createComment(
     fields.delete_time ?? 0,
   );
   const [table, idColumn, counter] = counterOf[target];
-  if (live(fields)) await db().prepare(`UPDATE ${table} SET ${counter} = ${counter} + 1 WHERE ${idColumn} = ?`).bind(targetId).run();
+  if (live(fields))
+    await db().prepare(`UPDATE ${table} SET ${counter} = ${counter} + 1 WHERE ${idColumn} = ?`).bind(targetId).run();
   return id;
 }
 
 /** Reads one row of a table, for counter and state assertions. */
-export async function row<T = Record<string, number | string>>(table: string, idColumn: string, id: number): Promise<T> {
+export async function row<T = Record<string, number | string>>(
+  table: string,
+  idColumn: string,
+  id: number,
+): Promise<T> {
   return (await db().prepare(`SELECT * FROM ${table} WHERE ${idColumn} = ?`).bind(id).first<T>())!;
 }

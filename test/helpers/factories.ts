@@ -27,20 +27,32 @@ export function uniqueName(prefix = "u"): string {
 export async function createToken(userId: number, lifetime = 15 * 86400): Promise<string> {
   const token = randomToken();
   const time = now();
-  await env.DB.prepare("INSERT INTO tokens (token, user_id, device, create_time, update_time, expire_time) VALUES (?, ?, '', ?, ?, ?)")
+  await env.DB.prepare(
+    "INSERT INTO tokens (token, user_id, device, create_time, update_time, expire_time) VALUES (?, ?, '', ?, ?, ?)",
+  )
     .bind(await sha256Hex(token), userId, time, time, time + lifetime)
     .run();
   return token;
 }
 
 export async function createUser(
-  fields: { username?: string; email?: string; password?: string; role?: "user" | "admin"; disabled?: boolean; create_time?: number } = {},
+  fields: {
+    username?: string;
+    email?: string;
+    password?: string;
+    role?: "user" | "admin";
+    disabled?: boolean;
+    create_time?: number;
+  } = {},
 ): Promise<TestUser> {
   const username = fields.username ?? uniqueName();
   const email = fields.email ?? `${username.toLowerCase()}@example.test`;
   const password = fields.password ?? DEFAULT_PASSWORD;
   const pepper = env.PASSWORD_PEPPER;
-  const hash = password === DEFAULT_PASSWORD ? await (defaultHash ??= hashPassword(password, pepper)) : await hashPassword(password, pepper);
+  const hash =
+    password === DEFAULT_PASSWORD
+      ? await (defaultHash ??= hashPassword(password, pepper))
+      : await hashPassword(password, pepper);
   const time = fields.create_time ?? now();
   const row = await env.DB.prepare(
     `INSERT INTO users (username, email, password, role, create_time, update_time, last_login_time, disable_time)
@@ -57,10 +69,9 @@ export const createAdmin = (fields: Parameters<typeof createUser>[0] = {}) => cr
 export async function setOptions(values: Record<string, unknown>): Promise<void> {
   await env.DB.batch(
     Object.entries(values).map(([name, value]) =>
-      env.DB.prepare("INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value").bind(
-        name,
-        JSON.stringify(value),
-      ),
+      env.DB.prepare(
+        "INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+      ).bind(name, JSON.stringify(value)),
     ),
   );
   await env.KV.delete("options:v1");

@@ -22,7 +22,8 @@ export const mailsSoFar = (to: string) => mailsTo(to, 0);
 export async function codeFromMail(to: string, count = 1): Promise<string> {
   const mails = await mailsTo(to, count);
   const body = mails.at(-1)?.body ?? "";
-  const match = /\b([a-z0-9]{6})\b(?=<\/strong>|<\/b>|<\/code>)/.exec(body) ?? /code[^a-z0-9]*([a-z0-9]{6})\b/i.exec(body);
+  const match =
+    /\b([a-z0-9]{6})\b(?=<\/strong>|<\/b>|<\/code>)/.exec(body) ?? /code[^a-z0-9]*([a-z0-9]{6})\b/i.exec(body);
   if (!match?.[1]) throw new Error(`no code in mail to ${to}: ${body.slice(0, 200)}`);
   return match[1];
 }

@@ -78,8 +78,9 @@ export async function buildWorld(): Promise<World> {
   ] as const;
   await env.DB.batch([
     ...follows.map(([follower, id, type]) =>
-      env.DB.prepare("INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)")
-        .bind(follower, id, type, time),
+      env.DB.prepare(
+        "INSERT INTO follows (user_id, followable_id, followable_type, create_time) VALUES (?, ?, ?, ?)",
+      ).bind(follower, id, type, time),
     ),
     ...votes.map(([id, type]) => env.DB.prepare(up).bind(other.user_id, id, type, time)),
   ]);

@@ -24,8 +24,10 @@ export const ALLOWED: Record<string, string[]> = {
   th: ["width", "rowspan", "colspan", "align", "valign"],
   input: ["type", "checked", "disabled"],
   ...Object.fromEntries(
-    ("address b big br caption center cite code dd del div dl dt em h1 h2 h3 h4 h5 h6 hr i ins li ol p pre s small " +
-      "span sub sup strong tt u ul figure figcaption audio video mark")
+    (
+      "address b big br caption center cite code dd del div dl dt em h1 h2 h3 h4 h5 h6 hr i ins li ol p pre s small " +
+      "span sub sup strong tt u ul figure figcaption audio video mark"
+    )
       .split(" ")
       .map((tag) => [tag, []]),
   ),
@@ -36,8 +38,10 @@ export function urlIsSafe(raw: string): boolean {
   const decoded = raw
     .replace(/&#x([0-9a-f]+);?/gi, (_m, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
     .replace(/&#(\d+);?/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&(amp|lt|gt|quot|colon|tab|newline);/gi, (_m, name: string) =>
-      ({ amp: "&", lt: "<", gt: ">", quot: '"', colon: ":", tab: "\t", newline: "\n" })[name.toLowerCase()] ?? "",
+    .replace(
+      /&(amp|lt|gt|quot|colon|tab|newline);/gi,
+      (_m, name: string) =>
+        ({ amp: "&", lt: "<", gt: ">", quot: '"', colon: ":", tab: "\t", newline: "\n" })[name.toLowerCase()] ?? "",
     )
     .replace(/[\0- \x7f-\x9f]/g, "");
   if (/^(?:javascript|vbscript|data)/i.test(decoded)) return false;
@@ -83,7 +87,11 @@ export async function expectSafe(html: string): Promise<void> {
  * HTMLRewriter finds only allowed elements, no handler, no unsafe URL and no comment.
  */
 export async function expectSafeMarkdown(markdown: string): Promise<void> {
-  const events = postprocess(parse({ extensions: [gfm()] }).document().write(preprocess()(markdown, undefined, true)));
+  const events = postprocess(
+    parse({ extensions: [gfm()] })
+      .document()
+      .write(preprocess()(markdown, undefined, true)),
+  );
   let text = markdown;
   for (const [kind, token] of events) {
     const [start, end] = [token.start.offset, token.end.offset];
@@ -99,7 +107,9 @@ export async function expectSafeMarkdown(markdown: string): Promise<void> {
   expect(text).not.toMatch(/(?<!\\)<script/i);
   for (const [tag, slash = "", name = ""] of text.matchAll(/(?<!\\)<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g)) {
     expect(Object.hasOwn(ALLOWED, name.toLowerCase()), tag).toBe(true);
-    const attributes = tag.slice(1 + slash.length + name.length).matchAll(/([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g);
+    const attributes = tag
+      .slice(1 + slash.length + name.length)
+      .matchAll(/([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>]+))?/g);
     for (const [, attribute = "", value = ""] of attributes) {
       expect(attribute, tag).not.toMatch(/^on/i);
       expect(ALLOWED[name.toLowerCase()], tag).toContain(attribute.toLowerCase());
@@ -240,4 +250,3 @@ export const XSS = [
   "| a |\n|---|\n| <img src=x onerror=alert(1)> |",
   "- [ ] <script>alert(1)</script>",
 ];
-

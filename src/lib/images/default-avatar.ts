@@ -34,16 +34,42 @@ const GLYPH_HEIGHT = 7;
 
 /** Each glyph: 7 rows of 5 bits (most significant bit on the left), as 14 hex digits. */
 const FONT: Record<string, string> = {
-  A: "0e11111f111111", B: "1e11111e11111e", C: "0e11101010110e", D: "1c12111111121c",
-  E: "1f10101e10101f", F: "1f10101e101010", G: "0e11101711110f", H: "1111111f111111",
-  I: "0e04040404040e", J: "0702020202120c", K: "11121418141211", L: "1010101010101f",
-  M: "111b1515111111", N: "11111915131111", O: "0e11111111110e", P: "1e11111e101010",
-  Q: "0e11111115120d", R: "1e11111e141211", S: "0f10100e01011e", T: "1f040404040404",
-  U: "1111111111110e", V: "11111111110a04", W: "1111111515150a", X: "11110a040a1111",
-  Y: "11110a04040404", Z: "1f01020408101f",
-  "0": "0e11131519110e", "1": "040c040404040e", "2": "0e11010204081f",
-  "3": "1f02040201110e", "4": "02060a121f0202", "5": "1f101e0101110e", "6": "0608101e11110e",
-  "7": "1f010204080808", "8": "0e11110e11110e", "9": "0e11110f01020c",
+  A: "0e11111f111111",
+  B: "1e11111e11111e",
+  C: "0e11101010110e",
+  D: "1c12111111121c",
+  E: "1f10101e10101f",
+  F: "1f10101e101010",
+  G: "0e11101711110f",
+  H: "1111111f111111",
+  I: "0e04040404040e",
+  J: "0702020202120c",
+  K: "11121418141211",
+  L: "1010101010101f",
+  M: "111b1515111111",
+  N: "11111915131111",
+  O: "0e11111111110e",
+  P: "1e11111e101010",
+  Q: "0e11111115120d",
+  R: "1e11111e141211",
+  S: "0f10100e01011e",
+  T: "1f040404040404",
+  U: "1111111111110e",
+  V: "11111111110a04",
+  W: "1111111515150a",
+  X: "11110a040a1111",
+  Y: "11110a04040404",
+  Z: "1f01020408101f",
+  "0": "0e11131519110e",
+  "1": "040c040404040e",
+  "2": "0e11010204081f",
+  "3": "1f02040201110e",
+  "4": "02060a121f0202",
+  "5": "1f101e0101110e",
+  "6": "0608101e11110e",
+  "7": "1f010204080808",
+  "8": "0e11110e11110e",
+  "9": "0e11110f01020c",
 };
 
 /** FNV-1a: a stable colour per username, so regenerating keeps the user's colour. */
@@ -56,7 +82,10 @@ function colourOf(username: string): readonly [number, number, number] {
 /** The glyph rows of the username's first character, or null when the font has none. */
 function glyphOf(username: string): number[] | null {
   const first = Array.from(username.trim())[0] ?? "";
-  const base = first.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase();
+  const base = first
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase();
   const hex = FONT[base];
   if (!hex) return null;
   return Array.from({ length: GLYPH_HEIGHT }, (_, row) => parseInt(hex.slice(row * 2, row * 2 + 2), 16));
@@ -95,5 +124,8 @@ export function defaultAvatarPixels(username: string, size = DEFAULT_AVATAR_SIZE
 /** The avatar as PNG bytes (the file stored as `<name>.png` must be a PNG, not an SVG). */
 export function renderDefaultAvatar(username: string): Uint8Array {
   const photon = new Photon();
-  return photon.encode(photon.fromPixels(defaultAvatarPixels(username), DEFAULT_AVATAR_SIZE, DEFAULT_AVATAR_SIZE), "png");
+  return photon.encode(
+    photon.fromPixels(defaultAvatarPixels(username), DEFAULT_AVATAR_SIZE, DEFAULT_AVATAR_SIZE),
+    "png",
+  );
 }

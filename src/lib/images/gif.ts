@@ -97,7 +97,10 @@ function medianCutPalette(rgba: Uint8Array): Palette {
       n += count[bucket] as number;
       for (let c = 0; c < 3; c++) rgb[c] = (rgb[c] as number) + (sums[bucket * 3 + c] as number);
     }
-    table.set(rgb.map((sum) => Math.round(sum / n)), index * 3);
+    table.set(
+      rgb.map((sum) => Math.round(sum / n)),
+      index * 3,
+    );
   });
   return { table, indexOf: (r, g, b) => indexOfBucket[bucketOf(r, g, b)] as number };
 }

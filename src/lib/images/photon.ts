@@ -83,7 +83,9 @@ function instantiate(): PhotonExports {
       own[name] ??
       ((...args: number[]) => {
         const memory = (wasm as PhotonExports).memory.buffer;
-        throw new Error(isThrow ? decoder.decode(new Uint8Array(memory, args[0], args[1])) : `photon: ${name} is not available`);
+        throw new Error(
+          isThrow ? decoder.decode(new Uint8Array(memory, args[0], args[1])) : `photon: ${name} is not available`,
+        );
       });
   }
   wasm = new WebAssembly.Instance(photonModule, imports).exports as unknown as PhotonExports;

@@ -65,8 +65,18 @@ function jpegSize(b: Uint8Array): Size {
   return null;
 }
 
-const FORMATS: { type: ImageType; ext: ImageInfo["ext"]; matches: (b: Uint8Array) => boolean; size: (b: Uint8Array) => Size }[] = [
-  { type: "png", ext: "png", matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), size: pngSize },
+const FORMATS: {
+  type: ImageType;
+  ext: ImageInfo["ext"];
+  matches: (b: Uint8Array) => boolean;
+  size: (b: Uint8Array) => Size;
+}[] = [
+  {
+    type: "png",
+    ext: "png",
+    matches: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    size: pngSize,
+  },
   { type: "jpeg", ext: "jpg", matches: (b) => startsWith(b, [0xff, 0xd8, 0xff]), size: jpegSize },
   { type: "gif", ext: "gif", matches: (b) => ascii(b, 0, "GIF87a") || ascii(b, 0, "GIF89a"), size: gifSize },
   { type: "webp", ext: "webp", matches: (b) => ascii(b, 0, "RIFF") && ascii(b, 8, "WEBP"), size: webpSize },

@@ -3,9 +3,10 @@
  * Content-Length; a chunked body declares none, so the limit is also enforced while reading, before the
  * isolate buffers more than it will accept.
  */
+
+import { readLimited } from "../read-limited";
 import { stripTags } from "../sanitize";
 import { ImageError } from "./image-error";
-import { readLimited } from "../read-limited";
 
 /** Room for the multipart boundaries, part headers and small text fields around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -19,14 +20,14 @@ export interface UploadedFile {
 
 const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
-
 /**
  * A multipart/form-data body whose file (named `field` in refusals) may be at most `limit` bytes, parsed; the
  * text fields beside the file share the overhead allowance. Refusals are ImageErrors.
  */
 export async function readUploadForm(request: Request, field: string, limit: number): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data/i.test(type)) throw new ImageError(`send the file as multipart/form-data in the field \`${field}\``);
+  if (!/^multipart\/form-data/i.test(type))
+    throw new ImageError(`send the file as multipart/form-data in the field \`${field}\``);
   const tooLarge = new ImageError(`the file is too large: at most ${mebibytes(limit)}`, true);
   if (Number(request.headers.get("content-length") ?? 0) > limit + MULTIPART_OVERHEAD) throw tooLarge;
 

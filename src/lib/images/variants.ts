@@ -5,8 +5,8 @@
  */
 import { encodeGif } from "./gif";
 import { ImageError } from "./image-error";
-import { Photon, type Bitmap } from "./photon";
-import { sniffImage, type ImageInfo, type ImageType } from "./sniff";
+import { type Bitmap, Photon } from "./photon";
+import { type ImageInfo, type ImageType, sniffImage } from "./sniff";
 
 /**
  * photon's decoding holds the file, the decoded pixels and two RGBA copies at once: its memory peaked at 71 MB
@@ -65,7 +65,10 @@ export function geometryOf(width: number, height: number, size: ImageSize): Geom
   }
   const ratio = Math.max(size.width / width, size.height / height);
   if (ratio < 1) {
-    const scaled = { width: Math.max(size.width, Math.round(width * ratio)), height: Math.max(size.height, Math.round(height * ratio)) };
+    const scaled = {
+      width: Math.max(size.width, Math.round(width * ratio)),
+      height: Math.max(size.height, Math.round(height * ratio)),
+    };
     return { scale: scaled, crop: centred(scaled.width, scaled.height, size.width, size.height) };
   }
   // Not larger than the size: cropped to its proportions at the image's own resolution, never enlarged.
@@ -82,7 +85,10 @@ export function inspectImage(file: Uint8Array): ImageInfo {
   const info = sniffImage(file);
   if (!info) throw new ImageError("the file is not a PNG, JPEG, GIF or WebP image");
   if (info.width * info.height > MAX_PIXELS) {
-    throw new ImageError(`the image is ${info.width}x${info.height}; at most ${MAX_PIXELS / 1_000_000} megapixels are accepted`, true);
+    throw new ImageError(
+      `the image is ${info.width}x${info.height}; at most ${MAX_PIXELS / 1_000_000} megapixels are accepted`,
+      true,
+    );
   }
   return info;
 }
@@ -107,8 +113,14 @@ function render(photon: Photon, image: Bitmap, geometry: Geometry, type: ImageTy
  * soon as this returns, before another request's job can start. A file that does not decode is an ImageError.
  */
 export function renderVariants(file: Uint8Array, info: ImageInfo, sizes: readonly ImageSize[]): Variant[] {
-  const whole = (size: ImageSize): Variant => ({ name: size.name, bytes: file, width: info.width, height: info.height });
-  if (sizes.every((size) => isWhole(geometryOf(info.width, info.height, size), info.width, info.height))) return sizes.map(whole);
+  const whole = (size: ImageSize): Variant => ({
+    name: size.name,
+    bytes: file,
+    width: info.width,
+    height: info.height,
+  });
+  if (sizes.every((size) => isWhole(geometryOf(info.width, info.height, size), info.width, info.height)))
+    return sizes.map(whole);
 
   const photon = new Photon();
   let image: Bitmap;
@@ -123,6 +135,11 @@ export function renderVariants(file: Uint8Array, info: ImageInfo, sizes: readonl
   return sizes.map((size) => {
     const geometry = geometryOf(width, height, size);
     if (isWhole(geometry, width, height)) return whole(size);
-    return { name: size.name, bytes: render(photon, image, geometry, info.type), width: geometry.crop.width, height: geometry.crop.height };
+    return {
+      name: size.name,
+      bytes: render(photon, image, geometry, info.type),
+      width: geometry.crop.width,
+      height: geometry.crop.height,
+    };
   });
 }

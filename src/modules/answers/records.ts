@@ -2,9 +2,9 @@
 import { answers } from "../../db/schema";
 import { contentKinds } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
-import { presentRecord, type AnswerRow } from "../content/present";
+import { type AnswerRow, presentRecord } from "../content/present";
 import { answerQuestionRelation, authorRelation, includedRelations, votingRelation } from "../content/relations";
-import { ANSWER_INCLUDES, ANSWER_ORDER, AnswerSchema, type Answer, type AnswerInclude } from "./schema";
+import { ANSWER_INCLUDES, ANSWER_ORDER, type Answer, type AnswerInclude, AnswerSchema } from "./schema";
 
 export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {
   kind: contentKinds.answer,

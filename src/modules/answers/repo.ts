@@ -4,7 +4,10 @@ import type { Db } from "../../db/client";
 import { answers, questions, users } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
 
-export function insertAnswer(db: Db, fields: { question_id: number; user_id: number; content_markdown: string; content_rendered: string; time: number }) {
+export function insertAnswer(
+  db: Db,
+  fields: { question_id: number; user_id: number; content_markdown: string; content_rendered: string; time: number },
+) {
   const { time, ...values } = fields;
   return db.insert(answers).values({ ...values, create_time: time, update_time: time });
 }
@@ -19,7 +22,10 @@ export function countNewAnswer(db: Db, questionId: number, userId: number, time:
       .update(questions)
       .set({ answer_count: sql`${questions.answer_count} + 1`, last_answer_time: time, update_time: time })
       .where(eq(questions.question_id, questionId)),
-    db.update(users).set({ answer_count: sql`${users.answer_count} + 1` }).where(eq(users.user_id, userId)),
+    db
+      .update(users)
+      .set({ answer_count: sql`${users.answer_count} + 1` })
+      .where(eq(users.user_id, userId)),
   ];
 }
 

@@ -12,7 +12,14 @@ import { mountList, mountUserList } from "../../lib/list-routes";
 import { authorAccess, authSecurity, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
-import { ANSWER_INCLUDES, AnswerBody, AnswerIncludeQuery, AnswerListQuery, AnswerPageQuery, AnswerSchema } from "./schema";
+import {
+  ANSWER_INCLUDES,
+  AnswerBody,
+  AnswerIncludeQuery,
+  AnswerListQuery,
+  AnswerPageQuery,
+  AnswerSchema,
+} from "./schema";
 import { createAnswer, editAnswer, getAnswer, listAnswers, listQuestionAnswers, listUserAnswers } from "./service";
 
 const router = createRouter();
@@ -38,7 +45,17 @@ router.openapi(
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await createAnswer(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").question_id, await readBody(c), include));
+    return ok(
+      c,
+      await createAnswer(
+        c.get("db"),
+        viewOf(c),
+        requireUser(c),
+        c.req.valid("param").question_id,
+        await readBody(c),
+        include,
+      ),
+    );
   },
 );
 
@@ -74,7 +91,8 @@ router.openapi(
     request: { params: AnswerIdParam, query: AnswerIncludeQuery },
     responses: okResponse(AnswerSchema),
   }),
-  async (c) => ok(c, await getAnswer(c.get("db"), viewOf(c), c.req.valid("param").answer_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getAnswer(c.get("db"), viewOf(c), c.req.valid("param").answer_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -93,7 +111,17 @@ router.openapi(
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await editAnswer(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").answer_id, await readBody(c), include));
+    return ok(
+      c,
+      await editAnswer(
+        c.get("db"),
+        viewOf(c),
+        requireUser(c),
+        c.req.valid("param").answer_id,
+        await readBody(c),
+        include,
+      ),
+    );
   },
 );
 

@@ -23,7 +23,9 @@ export const AnswerSchema = z
     delete_time: adminOnly(z.number().int()),
     relationships: relationships({
       user: UserSummarySchema.nullable().optional(),
-      question: QuestionSummarySchema.nullable().optional().openapi({ description: "null when the question is trashed" }),
+      question: QuestionSummarySchema.nullable()
+        .optional()
+        .openapi({ description: "null when the question is trashed" }),
       voting: VotingSchema.optional(),
     }),
   })
@@ -32,7 +34,8 @@ export const AnswerSchema = z
 export type Answer = z.infer<typeof AnswerSchema>;
 
 export const AnswerBody = z.object(contentFields).openapi("AnswerContent", {
-  description: "Only one of the two needs to be sent; when both are, content_markdown is used. On an edit, neither changes nothing.",
+  description:
+    "Only one of the two needs to be sent; when both are, content_markdown is used. On an edit, neither changes nothing.",
 });
 
 export type AnswerOrderField = "vote_count" | "create_time" | "update_time" | "delete_time";

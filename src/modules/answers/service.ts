@@ -15,12 +15,12 @@ import { contentKinds } from "../content/kinds";
 import { filteredPage, loadOne, type PageQuery } from "../content/page";
 import type { AnswerRow } from "../content/present";
 import { liveCheck, newestOf, selectLive, selectLiveRow } from "../content/repo";
+import { linkImages } from "../images/linking";
 import { questionAnswered } from "../notifications/events";
 import { userExists } from "../users/service";
 import { answerRecords } from "./records";
 import { countNewAnswer, insertAnswer, updateAnswer } from "./repo";
-import { AnswerBody, type Answer, type AnswerInclude } from "./schema";
-import { linkImages } from "../images/linking";
+import { type Answer, AnswerBody, type AnswerInclude } from "./schema";
 
 export interface AnswerListQuery extends PageQuery {
   answer_id?: number;
@@ -32,22 +32,49 @@ export interface AnswerListQuery extends PageQuery {
 /** GET /answers (administrators): live answers, or only trashed ones with `trashed=true`. */
 export function listAnswers(db: Db, view: View, query: AnswerListQuery, include: Set<AnswerInclude>) {
   const { answer_id, question_id, user_id } = query;
-  return filteredPage(db, view, answerRecords, { answer_id, question_id, user_id, trashed: query.trashed === "true" }, query, include);
+  return filteredPage(
+    db,
+    view,
+    answerRecords,
+    { answer_id, question_id, user_id, trashed: query.trashed === "true" },
+    query,
+    include,
+  );
 }
 
 /** The live answers of a live question; 202001 otherwise. */
-export function listQuestionAnswers(db: Db, view: View, questionId: number, query: PageQuery, include: Set<AnswerInclude>) {
+export function listQuestionAnswers(
+  db: Db,
+  view: View,
+  questionId: number,
+  query: PageQuery,
+  include: Set<AnswerInclude>,
+) {
   const check = liveCheck(db, contentKinds.question, questionId);
   return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
 }
 
 /** A user's live answers; 201003 when the user is missing. */
 export function listUserAnswers(db: Db, view: View, userId: number, query: PageQuery, include: Set<AnswerInclude>) {
-  return filteredPage(db, view, answerRecords, { user_id: userId, trashed: false }, query, include, userExists(db, view, userId));
+  return filteredPage(
+    db,
+    view,
+    answerRecords,
+    { user_id: userId, trashed: false },
+    query,
+    include,
+    userExists(db, view, userId),
+  );
 }
 
 /** One answer, after `writes` in the same batch; trashed ones only for administrators. */
-export function getAnswer(db: Db, view: View, id: number, include: Set<AnswerInclude>, writes: BatchStatement[] = []): Promise<Answer> {
+export function getAnswer(
+  db: Db,
+  view: View,
+  id: number,
+  include: Set<AnswerInclude>,
+  writes: BatchStatement[] = [],
+): Promise<Answer> {
   return loadOne(db, view, answerRecords, id, include, writes);
 }
 
@@ -56,7 +83,14 @@ export function getAnswer(db: Db, view: View, id: number, include: Set<AnswerInc
  * body. The answer, the question's answer_count, last_answer_time and update_time, the author's answer_count
  * and the record with its relations go in one write batch. Anyone may answer, their own question included.
  */
-export async function createAnswer(db: Db, view: View, author: Caller, questionId: number, raw: unknown, include: Set<AnswerInclude>): Promise<Answer> {
+export async function createAnswer(
+  db: Db,
+  view: View,
+  author: Caller,
+  questionId: number,
+  raw: unknown,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
   const question = await selectLive(db, contentKinds.question, questionId);
   if (question.length === 0) throw new ApiError(contentKinds.question.notFound);
   const content = createdContent(parseBody(AnswerBody, raw));
@@ -65,7 +99,13 @@ export async function createAnswer(db: Db, view: View, author: Caller, questionI
   const writes = [
     insertAnswer(db, { question_id: questionId, user_id: author.user_id, ...content, time }),
     ...countNewAnswer(db, questionId, author.user_id, time),
-    ...linkImages(db, "answer", newestOf(db, contentKinds.answer, author.user_id), author.user_id, content.content_markdown),
+    ...linkImages(
+      db,
+      "answer",
+      newestOf(db, contentKinds.answer, author.user_id),
+      author.user_id,
+      content.content_markdown,
+    ),
     // After the insert: the notification names the new answer by subquery (behaviour.md 3.12).
     ...questionAnswered(db, questionId, newestOf(db, contentKinds.answer, author.user_id), author.user_id, time),
   ];
@@ -77,14 +117,22 @@ export async function createAnswer(db: Db, view: View, author: Caller, questionI
  * too), the author's permission (203002-203005), then the body. No content field changes nothing; an edit
  * moves update_time.
  */
-export async function editAnswer(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<AnswerInclude>): Promise<Answer> {
+export async function editAnswer(
+  db: Db,
+  view: View,
+  caller: Caller,
+  id: number,
+  raw: unknown,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
   const [answer] = (await selectLiveRow(db, contentKinds.answer, id)) as AnswerRow[];
   if (!answer) throw new ApiError(contentKinds.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
   const changes = editedFields(parseBody(AnswerBody, raw));
-  const writes: BatchStatement[] = Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
+  const writes: BatchStatement[] =
+    Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   return getAnswer(db, view, id, include, writes);
 }

@@ -3,9 +3,15 @@ import { followTargets } from "../../behaviours/followable";
 import { articles } from "../../db/schema";
 import { contentKinds } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
-import { presentRecord, type ArticleRow } from "../content/present";
-import { authorRelation, followingRelation, includedRelations, topicsRelation, votingRelation } from "../content/relations";
-import { ARTICLE_INCLUDES, ARTICLE_ORDER, ArticleSchema, type Article, type ArticleInclude } from "./schema";
+import { type ArticleRow, presentRecord } from "../content/present";
+import {
+  authorRelation,
+  followingRelation,
+  includedRelations,
+  topicsRelation,
+  votingRelation,
+} from "../content/relations";
+import { ARTICLE_INCLUDES, ARTICLE_ORDER, type Article, type ArticleInclude, ArticleSchema } from "./schema";
 
 export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude> = {
   kind: contentKinds.article,

@@ -10,7 +10,13 @@ export function insertArticle(db: Db, values: Content & { user_id: number; title
 }
 
 export const countNewArticle = (db: Db, userId: number) =>
-  db.update(users).set({ article_count: sql`${users.article_count} + 1` }).where(eq(users.user_id, userId));
+  db
+    .update(users)
+    .set({ article_count: sql`${users.article_count} + 1` })
+    .where(eq(users.user_id, userId));
 
 export const updateArticle = (db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number) =>
-  db.update(articles).set({ ...changes, update_time: time }).where(eq(articles.article_id, id));
+  db
+    .update(articles)
+    .set({ ...changes, update_time: time })
+    .where(eq(articles.article_id, id));

@@ -24,7 +24,15 @@ import {
   ArticleSchema,
   FollowingPageQuery,
 } from "./schema";
-import { createArticle, editArticle, getArticle, listArticles, listFollowedArticles, listTopicArticles, listUserArticles } from "./service";
+import {
+  createArticle,
+  editArticle,
+  getArticle,
+  listArticles,
+  listFollowedArticles,
+  listTopicArticles,
+  listUserArticles,
+} from "./service";
 
 const router = createRouter();
 const tags = ["articles"];
@@ -60,12 +68,26 @@ router.openapi(
       "A title or content edit moves update_time; topic_ids alone does not.",
     ...authorAccess,
     middleware: [loginRequired],
-    request: { params: ArticleIdParam, query: ArticleIncludeQuery, body: laterCheckedBody(router, "ArticleEdit", ArticleEditBody) },
+    request: {
+      params: ArticleIdParam,
+      query: ArticleIncludeQuery,
+      body: laterCheckedBody(router, "ArticleEdit", ArticleEditBody),
+    },
     responses: okResponse(ArticleSchema),
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await editArticle(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").article_id, await readBody(c), include));
+    return ok(
+      c,
+      await editArticle(
+        c.get("db"),
+        viewOf(c),
+        requireUser(c),
+        c.req.valid("param").article_id,
+        await readBody(c),
+        include,
+      ),
+    );
   },
 );
 
@@ -79,7 +101,8 @@ router.openapi(
     request: { params: ArticleIdParam, query: ArticleIncludeQuery },
     responses: okResponse(ArticleSchema),
   }),
-  async (c) => ok(c, await getArticle(c.get("db"), viewOf(c), c.req.valid("param").article_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getArticle(c.get("db"), viewOf(c), c.req.valid("param").article_id, includeOf(c.req.valid("query")))),
 );
 
 mountList(router, {

@@ -4,9 +4,9 @@ import type { OrderRule } from "../../lib/order";
 import {
   adminOnly,
   contentFields,
+  TopicSummarySchema,
   titleField,
   topicIdsField,
-  TopicSummarySchema,
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
@@ -34,8 +34,14 @@ export const ArticleSchema = z
     delete_time: adminOnly(int()),
     relationships: relationships({
       user: UserSummarySchema.nullable().optional(),
-      topics: z.array(TopicSummarySchema).optional().openapi({ description: "live topics, in the order they were attached" }),
-      is_following: z.boolean().optional().openapi({ description: "the caller follows the article (false for anonymous callers)" }),
+      topics: z
+        .array(TopicSummarySchema)
+        .optional()
+        .openapi({ description: "live topics, in the order they were attached" }),
+      is_following: z
+        .boolean()
+        .optional()
+        .openapi({ description: "the caller follows the article (false for anonymous callers)" }),
       voting: VotingSchema.optional(),
     }),
   })
@@ -74,7 +80,9 @@ export const FollowingPageQuery = z.object({ ...pageQuery, include });
 
 export const ArticleCreateBody = z
   .object({ title: titleField, ...contentFields, topic_ids: topicIdsField })
-  .openapi("ArticleCreate", { description: "At least one of content_markdown and content_rendered must hold content." });
+  .openapi("ArticleCreate", {
+    description: "At least one of content_markdown and content_rendered must hold content.",
+  });
 
 export type ArticleCreate = z.infer<typeof ArticleCreateBody>;
 

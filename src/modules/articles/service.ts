@@ -7,7 +7,12 @@ import { articleRecords } from "./records";
 import { countNewArticle, insertArticle, updateArticle } from "./repo";
 import { ArticleEditBody } from "./schema";
 
-const articles = titledPosts("article", articleRecords, { insert: insertArticle, countNew: countNewArticle, update: updateArticle }, ArticleEditBody);
+const articles = titledPosts(
+  "article",
+  articleRecords,
+  { insert: insertArticle, countNew: countNewArticle, update: updateArticle },
+  ArticleEditBody,
+);
 
 export const {
   list: listArticles,

@@ -7,14 +7,14 @@
  * so concurrent guesses cannot share one count.
  */
 import type { Context } from "hono";
-import { backgroundDb, runBatch, type BatchStatement, type Db } from "../../db/client";
+import { type BatchStatement, backgroundDb, type Db, runBatch } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
 import { ApiError, validationError } from "../../lib/errors";
 import { passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
-import { claimEvents, countEvents, deleteEventsById, upsertCode, type CodePurpose, type Limit } from "./repo";
+import { type CodePurpose, claimEvents, countEvents, deleteEventsById, type Limit, upsertCode } from "./repo";
 
 const CODE_LENGTH = 6;
 const CODE_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -83,7 +83,10 @@ export async function sendCode<Row>(
     } catch (error) {
       // The reason (server replies, addresses) is for the operator, not for an anonymous caller.
       console.error(`${purpose} code mail to ${address} failed:`, error instanceof ApiError ? error.extra : error);
-      await deleteEventsById(writer, claimed.map((row) => row.id)).run();
+      await deleteEventsById(
+        writer,
+        claimed.map((row) => row.id),
+      ).run();
       throw new ApiError("EMAIL_SEND_FAILED");
     }
     // Written only once the mail is out: a failed send leaves the previous code.

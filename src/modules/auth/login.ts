@@ -14,10 +14,10 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { runBatch, type BatchStatement } from "../../db/client";
+import { type BatchStatement, runBatch } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../env";
-import { captchaSolved, insertCaptcha, newCaptcha, takeCaptcha, type Captcha } from "../../lib/captcha";
+import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { ApiError, type FieldErrors } from "../../lib/errors";

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { runBatch } from "../../db/client";
 import type { AppEnv, Caller } from "../../env";
 import { clientInfo } from "../../lib/client-info";
-import { validationError, type ApiError } from "../../lib/errors";
+import { type ApiError, validationError } from "../../lib/errors";
 import { sendMail, welcomeMail } from "../../lib/mail";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
@@ -85,9 +85,10 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   const options = c.get("options");
   // A failing welcome mail never fails the registration (DECISIONS.md): it is sent after the response.
   c.executionCtx.waitUntil(
-    sendMail(options, new URL(c.req.url).hostname, { to: body.email, ...welcomeMail(options.site_name, user.username) }).catch((error) =>
-      console.error(`welcome mail to user ${user.user_id} failed:`, error),
-    ),
+    sendMail(options, new URL(c.req.url).hostname, {
+      to: body.email,
+      ...welcomeMail(options.site_name, user.username),
+    }).catch((error) => console.error(`welcome mail to user ${user.user_id} failed:`, error)),
   );
   // Generated now that the id (its folder) is known; never fails the registration.
   return withDefaultAvatar(c, user);

@@ -3,14 +3,15 @@
  * into one `db.batch()`. Names and addresses are compared as `lower(column) = lower(?)`, the expression the
  * unique indexes are built on, so lookups hit them and match the way uniqueness is enforced.
  */
-import { and, count, eq, exists, gt, inArray, max, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, exists, gt, inArray, max, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { email_codes, throttles, tokens, users } from "../../db/schema";
 import { userColumns } from "../users/repo";
 
 export type CodePurpose = (typeof email_codes.$inferInsert)["purpose"];
 
-const sameText = (column: typeof users.username | typeof users.email, value: string): SQL => sql`lower(${column}) = lower(${value})`;
+const sameText = (column: typeof users.username | typeof users.email, value: string): SQL =>
+  sql`lower(${column}) = lower(${value})`;
 
 export const byUsername = (name: string) => sameText(users.username, name);
 export const byEmail = (email: string) => sameText(users.email, email);
@@ -26,7 +27,8 @@ export const selectLoginUser = (db: Db, match: SQL) =>
 export const selectUserId = (db: Db, match: SQL) =>
   db.select({ user_id: users.user_id, disable_time: users.disable_time }).from(users).where(match).limit(1);
 
-export const insertUser = (db: Db, values: typeof users.$inferInsert) => db.insert(users).values(values).returning(userColumns);
+export const insertUser = (db: Db, values: typeof users.$inferInsert) =>
+  db.insert(users).values(values).returning(userColumns);
 
 export const recordLogin = (
   db: Db,
@@ -53,7 +55,8 @@ export const deleteUserTokensWithCode = (db: Db, userId: number, code: SQL) =>
 
 // E-mail codes: `email` is the lower-cased address, `code` the SHA-256 hex of the code.
 
-const codeKey = (purpose: CodePurpose, email: string) => and(eq(email_codes.purpose, purpose), eq(email_codes.email, email));
+const codeKey = (purpose: CodePurpose, email: string) =>
+  and(eq(email_codes.purpose, purpose), eq(email_codes.email, email));
 
 /** A new code replaces the address's previous one for that purpose, with a fresh count of checks. */
 export const upsertCode = (db: Db, values: Required<Omit<typeof email_codes.$inferInsert, "attempts">>) =>
@@ -73,7 +76,8 @@ export const countCodeTry = (db: Db, purpose: CodePurpose, email: string) =>
     .where(codeKey(purpose, email))
     .returning({ code: email_codes.code, attempts: email_codes.attempts, expire_time: email_codes.expire_time });
 
-export const deleteCode = (db: Db, purpose: CodePurpose, email: string) => db.delete(email_codes).where(codeKey(purpose, email));
+export const deleteCode = (db: Db, purpose: CodePurpose, email: string) =>
+  db.delete(email_codes).where(codeKey(purpose, email));
 
 /** A condition true while this exact code row exists (it is deleted when used). */
 export const codeStillValid = (db: Db, purpose: CodePurpose, email: string, codeHash: string) =>
@@ -120,7 +124,10 @@ const countIn = (limit: Limit, time: number) =>
  * concurrent claims cannot both see the last free place). Returns the ids of the rows written.
  */
 export const claimEvents = (db: Db, limits: Limit[], time: number) => {
-  const free = sql.join(limits.map((limit) => sql`${countIn(limit, time)} < ${limit.max}`), sql` AND `);
+  const free = sql.join(
+    limits.map((limit) => sql`${countIn(limit, time)} < ${limit.max}`),
+    sql` AND `,
+  );
   const events = limits.map((limit) => ({ action: limit.action, subject: limit.subject, create_time: time }));
   return insertEventRows(db, events, free);
 };

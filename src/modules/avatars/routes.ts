@@ -15,13 +15,14 @@ import { ImageError } from "../../lib/storage";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import type { UserImageColumn } from "./repo";
-import { resetAvatar, resetCover, uploadUserImage, USER_IMAGE_KINDS, USER_IMAGE_UPLOAD_LIMIT } from "./service";
+import { resetAvatar, resetCover, USER_IMAGE_KINDS, USER_IMAGE_UPLOAD_LIMIT, uploadUserImage } from "./service";
 
 const router = createRouter();
 const tags = ["users"];
 const UserIdParam = pathId("user_id");
 
-const sizesOf = (column: UserImageColumn) => USER_IMAGE_KINDS[column].sizes.map((s) => `${s.name} ${s.width}x${s.height}`).join(", ");
+const sizesOf = (column: UserImageColumn) =>
+  USER_IMAGE_KINDS[column].sizes.map((s) => `${s.name} ${s.width}x${s.height}`).join(", ");
 
 /** Refusals of each upload: 201007 for avatars, 201008 for covers (behaviour.md 6), with the reason. */
 const FAILURE: Record<UserImageColumn, ErrorName> = { avatar: "AVATAR_UPLOAD_FAILED", cover: "COVER_UPLOAD_FAILED" };
@@ -34,7 +35,11 @@ const fileBody = (field: UserImageColumn) => ({
         type: "object" as const,
         required: [field],
         properties: {
-          [field]: { type: "string" as const, format: "binary", description: `a PNG, JPEG, GIF or WebP file of at most ${USER_IMAGE_UPLOAD_LIMIT} bytes` },
+          [field]: {
+            type: "string" as const,
+            format: "binary",
+            description: `a PNG, JPEG, GIF or WebP file of at most ${USER_IMAGE_UPLOAD_LIMIT} bytes`,
+          },
         },
       },
     },
@@ -48,7 +53,10 @@ async function upload(c: Context<AppEnv>, column: UserImageColumn) {
     return ok(c, await uploadUserImage(c.get("db"), c.env.BUCKET, viewOf(c), caller.user_id, column, file.bytes));
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
-    throw new ApiError(FAILURE[column], { status: error.tooLarge ? 413 : 400, extra: { extra_message: error.message } });
+    throw new ApiError(FAILURE[column], {
+      status: error.tooLarge ? 413 : 400,
+      extra: { extra_message: error.message },
+    });
   }
 }
 
@@ -74,7 +82,8 @@ for (const column of ["avatar", "cover"] as const) {
 }
 
 const resetDescription = {
-  avatar: "A new default avatar is generated (a coloured circle with the username's initial, PNG) under new names; the old files are deleted.",
+  avatar:
+    "A new default avatar is generated (a coloured circle with the username's initial, PNG) under new names; the old files are deleted.",
   cover: "The cover goes back to the site's default; the old files are deleted.",
 };
 

@@ -4,12 +4,20 @@
  * file; every change stores files under new random names, so every change gives new URLs (DECISIONS.md, Platform).
  */
 import type { Context } from "hono";
-import { backgroundDb, runBatch, type Db } from "../../db/client";
+import { backgroundDb, type Db, runBatch } from "../../db/client";
 import type { AppEnv, Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import type { ImageUrls } from "../../lib/image-urls";
 import { renderDefaultAvatar } from "../../lib/images/default-avatar";
-import { AVATAR_SIZES, deleteImageSet, ownerFolder, storeImageSet, USER_COVER_SIZES, type ImageSize, type OwnerFolder } from "../../lib/storage";
+import {
+  AVATAR_SIZES,
+  deleteImageSet,
+  type ImageSize,
+  type OwnerFolder,
+  ownerFolder,
+  storeImageSet,
+  USER_COVER_SIZES,
+} from "../../lib/storage";
 import type { View } from "../../lib/view";
 import { avatarUrls, coverUrls } from "../users/present";
 import { selectUserImages, setFirstAvatar, setUserImage, type UserImageColumn } from "./repo";
@@ -37,18 +45,29 @@ async function storeFor(bucket: R2Bucket, column: UserImageColumn, userId: numbe
 
 /** Old files go after the row moved on: failing to delete them only leaves unnamed files, never fails the change. */
 async function deleteQuietly(bucket: R2Bucket, path: string, sizes: readonly ImageSize[]): Promise<void> {
-  await deleteImageSet(bucket, path, sizes).catch((error) => console.error(`deleting the old files of ${path} failed:`, error));
+  await deleteImageSet(bucket, path, sizes).catch((error) =>
+    console.error(`deleting the old files of ${path} failed:`, error),
+  );
 }
 
 /**
  * Points the column at `path` ("" = the default) in one round trip: the batch is a transaction, so the path read
  * first is exactly the one replaced. A missing user is 201003 and the new files go again.
  */
-async function replace(db: Db, bucket: R2Bucket, view: View, userId: number, column: UserImageColumn, path: string): Promise<ImageUrls> {
+async function replace(
+  db: Db,
+  bucket: R2Bucket,
+  view: View,
+  userId: number,
+  column: UserImageColumn,
+  path: string,
+): Promise<ImageUrls> {
   const kind = USER_IMAGE_KINDS[column];
   let before: { avatar: string; cover: string } | undefined;
   try {
-    const [rows] = (await runBatch(db, [selectUserImages(db, userId), setUserImage(db, userId, column, path)])) as [{ avatar: string; cover: string }[]];
+    const [rows] = (await runBatch(db, [selectUserImages(db, userId), setUserImage(db, userId, column, path)])) as [
+      { avatar: string; cover: string }[],
+    ];
     before = rows[0];
   } finally {
     if (!before && path) await deleteImageSet(bucket, path, kind.sizes);
@@ -60,7 +79,14 @@ async function replace(db: Db, bucket: R2Bucket, view: View, userId: number, col
 }
 
 /** POST /user/avatar, POST /user/cover: the uploaded file replaces the current one. */
-export async function uploadUserImage(db: Db, bucket: R2Bucket, view: View, userId: number, column: UserImageColumn, bytes: Uint8Array) {
+export async function uploadUserImage(
+  db: Db,
+  bucket: R2Bucket,
+  view: View,
+  userId: number,
+  column: UserImageColumn,
+  bytes: Uint8Array,
+) {
   return replace(db, bucket, view, userId, column, await storeFor(bucket, column, userId, bytes));
 }
 
@@ -68,14 +94,27 @@ export async function uploadUserImage(db: Db, bucket: R2Bucket, view: View, user
  * DELETE /user/avatar, /users/{id}/avatar: a freshly generated default avatar. `username` is known for the
  * caller; for anyone else it is read first (201003 before any file is drawn).
  */
-export async function resetAvatar(db: Db, bucket: R2Bucket, view: View, userId: number, username?: string): Promise<ImageUrls> {
+export async function resetAvatar(
+  db: Db,
+  bucket: R2Bucket,
+  view: View,
+  userId: number,
+  username?: string,
+): Promise<ImageUrls> {
   let name = username;
   if (name === undefined) {
     const [row] = await selectUserImages(db, userId);
     if (!row) throw new ApiError("USER_NOT_FOUND");
     name = row.username;
   }
-  return replace(db, bucket, view, userId, "avatar", await storeFor(bucket, "avatar", userId, renderDefaultAvatar(name)));
+  return replace(
+    db,
+    bucket,
+    view,
+    userId,
+    "avatar",
+    await storeFor(bucket, "avatar", userId, renderDefaultAvatar(name)),
+  );
 }
 
 /** DELETE /user/cover, /users/{id}/cover: back to the site's default cover (`users.cover = ''`). */

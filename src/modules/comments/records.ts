@@ -2,9 +2,9 @@
 import { comments } from "../../db/schema";
 import { contentKinds } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
-import { presentRecord, type CommentRow } from "../content/present";
+import { type CommentRow, presentRecord } from "../content/present";
 import { authorRelation, includedRelations, votingRelation } from "../content/relations";
-import { COMMENT_INCLUDES, COMMENT_ORDER, CommentSchema, type Comment, type CommentInclude } from "./schema";
+import { COMMENT_INCLUDES, COMMENT_ORDER, type Comment, type CommentInclude, CommentSchema } from "./schema";
 
 export const commentRecords: ContentRecords<CommentRow, Comment, CommentInclude> = {
   kind: contentKinds.comment,

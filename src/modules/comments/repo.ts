@@ -5,7 +5,10 @@ import { comments } from "../../db/schema";
 import type { ContentKind } from "../content/kinds";
 import type { CommentableType } from "./schema";
 
-export function insertComment(db: Db, values: { commentable_type: CommentableType; commentable_id: number; user_id: number; content: string; time: number }) {
+export function insertComment(
+  db: Db,
+  values: { commentable_type: CommentableType; commentable_id: number; user_id: number; content: string; time: number },
+) {
   const { time, ...fields } = values;
   return db.insert(comments).values({ ...fields, create_time: time, update_time: time });
 }

@@ -12,7 +12,14 @@ import { mountList, mountUserList } from "../../lib/list-routes";
 import { authorAccess, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
-import { COMMENT_INCLUDES, CommentEditBody, CommentIncludeQuery, CommentListQuery, CommentPageQuery, CommentSchema } from "./schema";
+import {
+  COMMENT_INCLUDES,
+  CommentEditBody,
+  CommentIncludeQuery,
+  CommentListQuery,
+  CommentPageQuery,
+  CommentSchema,
+} from "./schema";
 import { editComment, getComment, listComments, listUserComments } from "./service";
 
 const router = createRouter();
@@ -43,7 +50,8 @@ router.openapi(
     request: { params: CommentIdParam, query: CommentIncludeQuery },
     responses: okResponse(CommentSchema),
   }),
-  async (c) => ok(c, await getComment(c.get("db"), viewOf(c), c.req.valid("param").comment_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getComment(c.get("db"), viewOf(c), c.req.valid("param").comment_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -52,15 +60,30 @@ router.openapi(
     path: "/comments/{comment_id}",
     tags,
     summary: "Edit a comment",
-    description: "The comment must be live (204001); then the author rule (204002-204004) applies, then the body is validated.",
+    description:
+      "The comment must be live (204001); then the author rule (204002-204004) applies, then the body is validated.",
     ...authorAccess,
     middleware: [loginRequired],
-    request: { params: CommentIdParam, query: CommentIncludeQuery, body: laterCheckedBody(router, "CommentEdit", CommentEditBody) },
+    request: {
+      params: CommentIdParam,
+      query: CommentIncludeQuery,
+      body: laterCheckedBody(router, "CommentEdit", CommentEditBody),
+    },
     responses: okResponse(CommentSchema),
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await editComment(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").comment_id, await readBody(c), include));
+    return ok(
+      c,
+      await editComment(
+        c.get("db"),
+        viewOf(c),
+        requireUser(c),
+        c.req.valid("param").comment_id,
+        await readBody(c),
+        include,
+      ),
+    );
   },
 );
 

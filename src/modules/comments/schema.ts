@@ -5,7 +5,12 @@ import type { OrderRule } from "../../lib/order";
 import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
 
 export type CommentableType = (typeof comments.$inferSelect)["commentable_type"];
-export const COMMENTABLE_TYPES = ["article", "question", "answer", "comment"] as const satisfies readonly CommentableType[];
+export const COMMENTABLE_TYPES = [
+  "article",
+  "question",
+  "answer",
+  "comment",
+] as const satisfies readonly CommentableType[];
 
 const int = () => z.number().int();
 

@@ -17,7 +17,7 @@ import { selectLiveRow } from "../content/repo";
 import { userExists } from "../users/service";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
-import { CommentEditBody, type Comment, type CommentableType, type CommentInclude } from "./schema";
+import { type Comment, type CommentableType, CommentEditBody, type CommentInclude } from "./schema";
 
 export interface CommentListQuery extends PageQuery {
   comment_id?: number;
@@ -36,11 +36,25 @@ export function listComments(db: Db, view: View, query: CommentListQuery, includ
 
 /** A user's live comments and replies, newest first by default; 201003 when the user does not exist. */
 export function listUserComments(db: Db, view: View, userId: number, query: PageQuery, include: Set<CommentInclude>) {
-  return filteredPage(db, view, commentRecords, { user_id: userId, trashed: false }, query, include, userExists(db, view, userId));
+  return filteredPage(
+    db,
+    view,
+    commentRecords,
+    { user_id: userId, trashed: false },
+    query,
+    include,
+    userExists(db, view, userId),
+  );
 }
 
 /** One comment, after `writes` in the same batch; 204001 when missing (or trashed, for non-administrators). */
-export function getComment(db: Db, view: View, id: number, include: Set<CommentInclude>, writes: BatchStatement[] = []): Promise<Comment> {
+export function getComment(
+  db: Db,
+  view: View,
+  id: number,
+  include: Set<CommentInclude>,
+  writes: BatchStatement[] = [],
+): Promise<Comment> {
   return loadOne(db, view, commentRecords, id, include, writes);
 }
 
@@ -49,7 +63,14 @@ export function getComment(db: Db, view: View, id: number, include: Set<CommentI
  * the author rule (204002-204004), then the body. The content changes when sent (an edit moves update_time);
  * without it nothing changes.
  */
-export async function editComment(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<CommentInclude>): Promise<Comment> {
+export async function editComment(
+  db: Db,
+  view: View,
+  caller: Caller,
+  id: number,
+  raw: unknown,
+  include: Set<CommentInclude>,
+): Promise<Comment> {
   const [comment] = (await selectLiveRow(db, contentKinds.comment, id)) as CommentRow[];
   if (!comment) throw new ApiError(contentKinds.comment.notFound);
   const time = now();

@@ -4,7 +4,7 @@
  * looks up before its body is validated.
  */
 import { validationError } from "../../lib/errors";
-import { processContent, type Content, type ContentResult } from "../../lib/markdown";
+import { type Content, type ContentResult, processContent } from "../../lib/markdown";
 import { isTopicId, MAX_TOPICS } from "./schema";
 
 interface ContentBody {
@@ -22,7 +22,10 @@ function assertValid(
 ): asserts content is Extract<ContentResult, { ok: true }> | null {
   const live = new Set(liveTopics.map((row) => row.topic_id));
   const missing = (topicIds ?? []).filter((id) => !live.has(id));
-  const errors = { ...(content?.ok === false && content.errors), ...(missing.length > 0 && { topic_ids: `no such topic: ${missing.join(", ")}` }) };
+  const errors = {
+    ...(content?.ok === false && content.errors),
+    ...(missing.length > 0 && { topic_ids: `no such topic: ${missing.join(", ")}` }),
+  };
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
@@ -34,8 +37,12 @@ export function createdContent(body: ContentBody, liveTopics: { topic_id: number
 }
 
 /** An edit's title and content changes, checked with its topics; the content only when a content field is sent. */
-export function editedFields(body: ContentBody, liveTopics: { topic_id: number }[] = []): Partial<Content> & { title?: string } {
-  const content = body.content_markdown !== undefined || body.content_rendered !== undefined ? processContent(body) : null;
+export function editedFields(
+  body: ContentBody,
+  liveTopics: { topic_id: number }[] = [],
+): Partial<Content> & { title?: string } {
+  const content =
+    body.content_markdown !== undefined || body.content_rendered !== undefined ? processContent(body) : null;
   assertValid(content, body.topic_ids, liveTopics);
   return { ...(body.title !== undefined && { title: body.title }), ...content?.content };
 }

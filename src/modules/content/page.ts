@@ -5,12 +5,12 @@
  */
 import { and, count, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteSelect, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { inIds, type IdSource } from "../../behaviours/id-source";
-import { runBatch, type BatchStatement, type Db } from "../../db/client";
+import { type IdSource, inIds } from "../../behaviours/id-source";
+import { type BatchStatement, type Db, runBatch } from "../../db/client";
 import { ApiError, type ErrorName } from "../../lib/errors";
 import type { z } from "../../lib/openapi";
-import { parseOrder, type OrderRule } from "../../lib/order";
-import { paginate, parsePage, type PageRequest, type Pagination } from "../../lib/pagination";
+import { type OrderRule, parseOrder } from "../../lib/order";
+import { type PageRequest, type Pagination, paginate, parsePage } from "../../lib/pagination";
 import type { View } from "../../lib/view";
 import type { ContentKind } from "./kinds";
 import type { Relationships } from "./present";
@@ -40,7 +40,11 @@ function from<Q extends SQLiteSelect>(query: Q, source: ListSource): Q {
 }
 
 export function pageStatements(db: Db, source: ListSource, page: PageRequest) {
-  const paged = <Q extends SQLiteSelect>(query: Q) => from(query, source).orderBy(...source.orderBy).limit(page.per_page).offset(page.offset);
+  const paged = <Q extends SQLiteSelect>(query: Q) =>
+    from(query, source)
+      .orderBy(...source.orderBy)
+      .limit(page.per_page)
+      .offset(page.offset);
   return {
     total: from(db.select({ total: count() }).from(source.table).$dynamic(), source),
     rows: paged(db.select(source.columns).from(source.table).$dynamic()),
@@ -67,7 +71,12 @@ export async function loadPage<R extends Record<string, unknown>, T>(
 ): Promise<Page<T>> {
   const { total, rows, ids } = pageStatements(db, source, request);
   const relations = relation?.(ids);
-  const results = await runBatch(db, [...(check ? [check.statement] : []), total, rows, ...(relations?.statements ?? [])]);
+  const results = await runBatch(db, [
+    ...(check ? [check.statement] : []),
+    total,
+    rows,
+    ...(relations?.statements ?? []),
+  ]);
   if (check && (results.shift() as unknown[]).length === 0) throw new ApiError(check.notFound);
   const [counted] = results.shift() as { total: number }[];
   const pageRows = results.shift() as R[];
@@ -101,7 +110,10 @@ export async function loadByIds<R extends Record<string, unknown>, T>(
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
   writes: BatchStatement[] = [],
 ): Promise<T[]> {
-  const rows = db.select(source.columns).from(source.table).where(and(inIds(source.id, ids), source.where));
+  const rows = db
+    .select(source.columns)
+    .from(source.table)
+    .where(and(inIds(source.id, ids), source.where));
   const relations = relation?.(ids);
   const results = (await runBatch(db, [...writes, rows, ...(relations?.statements ?? [])])).slice(writes.length);
   const key = idKey(source);

@@ -47,7 +47,9 @@ export const articleSummary = (row: Pick<ArticleRow, "article_id" | "title" | "c
 });
 
 /** content_summary: the first 80 characters of the tag-stripped rendered answer (behaviour.md 2.1). */
-export const answerSummary = (row: Pick<AnswerRow, "answer_id" | "question_id" | "content_rendered" | "create_time" | "update_time">) => ({
+export const answerSummary = (
+  row: Pick<AnswerRow, "answer_id" | "question_id" | "content_rendered" | "create_time" | "update_time">,
+) => ({
   answer_id: row.answer_id,
   question_id: row.question_id,
   content_summary: contentSummary(row.content_rendered, 80),

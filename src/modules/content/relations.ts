@@ -5,13 +5,13 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { followedAmong, type FollowTarget } from "../../behaviours/followable";
-import { inIds, type IdSource } from "../../behaviours/id-source";
+import { type FollowTarget, followedAmong } from "../../behaviours/followable";
+import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { answers, questions, topicables, topics, users, votes } from "../../db/schema";
 import type { View } from "../../lib/view";
 import { presentUserSummary } from "../users/present";
-import { questionSummary, topicSummary, type Relationships } from "./present";
+import { questionSummary, type Relationships, topicSummary } from "./present";
 
 export interface Relation {
   statements: BatchStatement[];
@@ -45,16 +45,31 @@ export function includedRelations<I extends string>(
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 
 /** `user`: the author's summary, joined through the item's user_id. */
-export function authorRelation(db: Db, view: View, table: SQLiteTable, id: SQLiteColumn, userId: SQLiteColumn, ids: IdSource): Relation {
+export function authorRelation(
+  db: Db,
+  view: View,
+  table: SQLiteTable,
+  id: SQLiteColumn,
+  userId: SQLiteColumn,
+  ids: IdSource,
+): Relation {
   const statement = db
-    .select({ id: sql<number>`${id}`, user_id: users.user_id, username: users.username, headline: users.headline, avatar: users.avatar })
+    .select({
+      id: sql<number>`${id}`,
+      user_id: users.user_id,
+      username: users.username,
+      headline: users.headline,
+      avatar: users.avatar,
+    })
     .from(table)
     .innerJoin(users, eq(users.user_id, userId))
     .where(inIds(id, ids));
   return {
     statements: [statement],
     resolve(results) {
-      const rows = byId(results.shift() as { id: number; user_id: number; username: string; headline: string; avatar: string }[]);
+      const rows = byId(
+        results.shift() as { id: number; user_id: number; username: string; headline: string; avatar: string }[],
+      );
       return (itemId) => {
         const row = rows.get(itemId);
         return { user: row ? presentUserSummary(row, view) : null };
@@ -64,7 +79,12 @@ export function authorRelation(db: Db, view: View, table: SQLiteTable, id: SQLit
 }
 
 /** `voting`: the caller's vote on each item, `up`, `down`, or '' (always '' for anonymous callers). */
-export function votingRelation(db: Db, view: View, type: (typeof votes.$inferSelect)["votable_type"], ids: IdSource): Relation {
+export function votingRelation(
+  db: Db,
+  view: View,
+  type: (typeof votes.$inferSelect)["votable_type"],
+  ids: IdSource,
+): Relation {
   const viewerId = view.viewer?.user_id;
   if (!viewerId) return { statements: [], resolve: () => () => ({ voting: "" }) };
   const statement = db
@@ -131,7 +151,15 @@ export function answerQuestionRelation(db: Db, ids: IdSource): Relation {
   return {
     statements: [statement],
     resolve(results) {
-      const rows = byId(results.shift() as { id: number; question_id: number; title: string; create_time: number; update_time: number }[]);
+      const rows = byId(
+        results.shift() as {
+          id: number;
+          question_id: number;
+          title: string;
+          create_time: number;
+          update_time: number;
+        }[],
+      );
       return (answerId) => {
         const row = rows.get(answerId);
         return { question: row ? questionSummary(row) : null };

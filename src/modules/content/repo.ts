@@ -2,14 +2,14 @@
  * Queries over any kind of the content registry (content/kinds.ts): the list sources the page builder pages
  * through (content/page.ts), the existence check of a live row, and the id of a row just inserted.
  */
-import { and, asc, desc, eq, gt, max, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, max, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { followingJoin, followTargets } from "../../behaviours/followable";
 import type { Db } from "../../db/client";
 import { follows, topicables } from "../../db/schema";
 import type { Order } from "../../lib/order";
 import type { TopicableType } from "../topics/repo";
-import { contentKinds, type ContentKind } from "./kinds";
+import { type ContentKind, contentKinds } from "./kinds";
 import type { ByIdSource, ExistenceCheck, ListSource } from "./page";
 
 /** `ORDER BY field, id` in the asked direction: the id settles ties so pages never overlap. */
@@ -33,9 +33,15 @@ export interface ListFilter {
  * The rows of a kind that `filter` keeps, each column it names (with a value) equal to that value, in `order`
  * (the id settling ties).
  */
-export function filteredList<R, F extends string>(kind: ContentKind, filter: ListFilter & Partial<R>, order: Order<F>): ListSource {
+export function filteredList<R, F extends string>(
+  kind: ContentKind,
+  filter: ListFilter & Partial<R>,
+  order: Order<F>,
+): ListSource {
   const { trashed, inTopic, where, ...equal } = filter;
-  const columns = Object.entries(equal).flatMap(([name, value]) => (value === undefined ? [] : [eq(kind.columns[name]!, value)]));
+  const columns = Object.entries(equal).flatMap(([name, value]) =>
+    value === undefined ? [] : [eq(kind.columns[name]!, value)],
+  );
   return {
     table: kind.table,
     id: kind.id,
@@ -48,7 +54,11 @@ export function filteredList<R, F extends string>(kind: ContentKind, filter: Lis
 
 /** How a list of questions or articles joins `topicables` to keep those filed under one topic. */
 function inTopicJoin(kind: ContentKind, topicId: number): ListSource["join"] {
-  const on = and(eq(topicables.topicable_type, kind.type as TopicableType), eq(topicables.topicable_id, kind.id), eq(topicables.topic_id, topicId));
+  const on = and(
+    eq(topicables.topicable_type, kind.type as TopicableType),
+    eq(topicables.topicable_id, kind.id),
+    eq(topicables.topic_id, topicId),
+  );
   return { table: topicables, on: on! };
 }
 
@@ -73,7 +83,10 @@ export function byId(kind: ContentKind, withTrashed: boolean): ByIdSource {
 
 /** The id of a live row of a kind; empty when it is missing or trashed: an existence check. */
 export function selectLive(db: Db, kind: ContentKind, id: number) {
-  return db.select({ id: kind.id }).from(kind.table).where(and(eq(kind.id, id), live(kind)));
+  return db
+    .select({ id: kind.id })
+    .from(kind.table)
+    .where(and(eq(kind.id, id), live(kind)));
 }
 
 /** A list's check that the live row it hangs under exists (the kind's NOT_FOUND otherwise), run in its batch. */
@@ -83,7 +96,10 @@ export function liveCheck(db: Db, kind: ContentKind, id: number): ExistenceCheck
 
 /** A live row of a kind with every column: what an edit checks (missing and trashed are both NOT_FOUND). */
 export function selectLiveRow(db: Db, kind: ContentKind, id: number) {
-  return db.select(kind.columns).from(kind.table).where(and(eq(kind.id, id), live(kind)));
+  return db
+    .select(kind.columns)
+    .from(kind.table)
+    .where(and(eq(kind.id, id), live(kind)));
 }
 
 /**
@@ -92,5 +108,8 @@ export function selectLiveRow(db: Db, kind: ContentKind, id: number) {
  * ids only grow (AUTOINCREMENT), so it is the user's largest id.
  */
 export function newestOf(db: Db, kind: ContentKind & { author: SQLiteColumn }, userId: number): SQL {
-  return sql`${db.select({ id: max(kind.id) }).from(kind.table).where(eq(kind.author, userId))}`;
+  return sql`${db
+    .select({ id: max(kind.id) })
+    .from(kind.table)
+    .where(eq(kind.author, userId))}`;
 }

@@ -14,15 +14,16 @@ export const UserSummarySchema = z
   .object({ user_id: z.number().int(), username: z.string(), headline: z.string(), avatar: ImageUrlsSchema })
   .openapi("UserSummary");
 
-export const VotingSchema = z.enum(["up", "down", ""]).openapi({ description: "the caller's vote: `up`, `down`, or '' (not voted, or anonymous)" });
+export const VotingSchema = z
+  .enum(["up", "down", ""])
+  .openapi({ description: "the caller's vote: `up`, `down`, or '' (not voted, or anonymous)" });
 
 export const adminOnly = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: administrators only (0 = live, > 0 = time it was trashed)" });
 
-export const trashedFilter = z
-  .string()
-  .optional()
-  .openapi({ description: "`true`: only trashed items (administrators only; ignored for others, who never see trashed items)" });
+export const trashedFilter = z.string().optional().openapi({
+  description: "`true`: only trashed items (administrators only; ignored for others, who never see trashed items)",
+});
 
 /** Content fields: at least one on create (lib/markdown.ts decides); non-blank markdown wins over HTML. */
 export const contentFields = {
@@ -45,7 +46,8 @@ export const titleField = z
 
 export const MAX_TOPICS = 10;
 
-export const isTopicId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+export const isTopicId = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 
 /**
  * 1-10 topic ids after removing repeats (first occurrence kept); every problem is reported on `topic_ids`

@@ -8,16 +8,16 @@ import { users } from "../../db/schema";
 import type { ErrorName } from "../../lib/errors";
 import type { View } from "../../lib/view";
 import { presentUserSummary, type UserRow } from "../users/present";
-import { contentKinds, type ContentKind } from "./kinds";
+import { type ContentKind, contentKinds } from "./kinds";
 import {
-  answerSummary,
-  articleSummary,
-  commentSummary,
-  questionSummary,
   type AnswerRow,
   type ArticleRow,
+  answerSummary,
+  articleSummary,
   type CommentRow,
+  commentSummary,
   type QuestionRow,
+  questionSummary,
 } from "./present";
 
 export type SummaryType = "question" | "answer" | "article" | "comment" | "user";
@@ -36,7 +36,10 @@ export interface Summarised {
 }
 
 /** A content type's table, id, trash column and not-found error, and the named columns as its summary columns. */
-const content = <C extends Record<string, SQLiteColumn>>(kind: ContentKind & { columns: C }, summary: (keyof C & string)[]) => ({
+const content = <C extends Record<string, SQLiteColumn>>(
+  kind: ContentKind & { columns: C },
+  summary: (keyof C & string)[],
+) => ({
   table: kind.table,
   id: kind.id,
   deleteTime: kind.deleteTime,
@@ -68,7 +71,12 @@ export const summaries: Record<SummaryType, Summarised> = {
     table: users,
     id: users.user_id,
     notFound: "USER_NOT_FOUND",
-    summaryColumns: { user_id: users.user_id, username: users.username, headline: users.headline, avatar: users.avatar },
+    summaryColumns: {
+      user_id: users.user_id,
+      username: users.username,
+      headline: users.headline,
+      avatar: users.avatar,
+    },
     summary: (row, view) => presentUserSummary(row as UserRow, view),
   },
 };

@@ -5,7 +5,7 @@
  * record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
  */
 import type { z } from "@hono/zod-openapi";
-import { runBatch, type BatchStatement, type Db } from "../../db/client";
+import { type BatchStatement, type Db, runBatch } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { parseBody } from "../../lib/late-body";
@@ -18,7 +18,7 @@ import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topics/repo";
 import { userExists } from "../users/service";
 import { createdContent, editedFields, topicIdsIn } from "./body";
 import { contentKinds } from "./kinds";
-import { filteredPage, loadOne, pageOf, type ContentRecords, type PageQuery } from "./page";
+import { type ContentRecords, filteredPage, loadOne, type PageQuery, pageOf } from "./page";
 import { followedBy, liveCheck, newestOf, selectLiveRow } from "./repo";
 
 export interface TitledPostListQuery extends PageQuery {
@@ -42,7 +42,11 @@ interface TitledPostBody {
 }
 
 /** The list, read, create and edit rules of one titled post type over its records, writes and edit body. */
-export function titledPosts<R extends Record<string, unknown> & { user_id: number; create_time: number }, T, I extends string>(
+export function titledPosts<
+  R extends Record<string, unknown> & { user_id: number; create_time: number },
+  T,
+  I extends string,
+>(
   type: "question" | "article",
   records: ContentRecords<R, T, I>,
   writes: TitledPostWrites,
@@ -61,7 +65,12 @@ export function titledPosts<R extends Record<string, unknown> & { user_id: numbe
     /** GET /questions, /articles: the filters; `trashed=true` lists only the trash, for administrators only. */
     list(db: Db, view: View, query: TitledPostListQuery & Partial<Record<typeof idFilter, number>>, include: Set<I>) {
       const { user_id, topic_id } = query;
-      const filter = { [idFilter]: query[idFilter], user_id, inTopic: topic_id, trashed: view.isAdmin && query.trashed === "true" };
+      const filter = {
+        [idFilter]: query[idFilter],
+        user_id,
+        inTopic: topic_id,
+        trashed: view.isAdmin && query.trashed === "true",
+      };
       return filteredPage(db, view, records, filter as Filter, query, include);
     },
 
@@ -73,7 +82,15 @@ export function titledPosts<R extends Record<string, unknown> & { user_id: numbe
 
     /** The live posts of a live topic; 205001 otherwise. */
     listOfTopic(db: Db, view: View, topicId: number, query: PageQuery, include: Set<I>) {
-      return filteredPage(db, view, records, { inTopic: topicId, trashed: false } as Filter, query, include, liveCheck(db, contentKinds.topic, topicId));
+      return filteredPage(
+        db,
+        view,
+        records,
+        { inTopic: topicId, trashed: false } as Filter,
+        query,
+        include,
+        liveCheck(db, contentKinds.topic, topicId),
+      );
     },
 
     /** The live posts a user follows, newest follow first; 201003 when the user is missing. */
@@ -87,7 +104,13 @@ export function titledPosts<R extends Record<string, unknown> & { user_id: numbe
      * POST: the post, the author's count, its topic links (each topic's count) and its images, and the record
      * with its relations, all in one write batch. No auto-follow.
      */
-    async create(db: Db, view: View, userId: number, body: TitledPostBody & { title: string; topic_ids: number[] }, include: Set<I>): Promise<T> {
+    async create(
+      db: Db,
+      view: View,
+      userId: number,
+      body: TitledPostBody & { title: string; topic_ids: number[] },
+      include: Set<I>,
+    ): Promise<T> {
       const [liveTopics] = await runBatch(db, [selectLiveTopicIds(db, body.topic_ids)]);
       const content = createdContent(body, liveTopics as { topic_id: number }[]);
       const time = now();
@@ -109,7 +132,10 @@ export function titledPosts<R extends Record<string, unknown> & { user_id: numbe
      */
     async edit(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<I>): Promise<T> {
       const wanted = topicIdsIn(raw);
-      const [rows, live = []] = await runBatch(db, [selectLiveRow(db, kind, id), ...(wanted.length ? [selectLiveTopicIds(db, wanted)] : [])]);
+      const [rows, live = []] = await runBatch(db, [
+        selectLiveRow(db, kind, id),
+        ...(wanted.length ? [selectLiveTopicIds(db, wanted)] : []),
+      ]);
       const [post] = rows as R[];
       if (!post) throw new ApiError(kind.notFound);
       const time = now();

@@ -30,7 +30,9 @@ router.openapi(
     const options = c.get("options");
     const host = new URL(c.req.url).hostname;
     // One SMTP connection for the whole run, one message per recipient on it.
-    await withMailer(options, host, (send) => sendToEach(body.email, (to) => send({ to, subject: body.subject, html: body.content })));
+    await withMailer(options, host, (send) =>
+      sendToEach(body.email, (to) => send({ to, subject: body.subject, html: body.content })),
+    );
     return ok(c, body);
   },
   // A bad entry is reported under `email`, not `email.3`: the field the client filled in.

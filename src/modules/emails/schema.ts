@@ -6,7 +6,12 @@ export const MAX_RECIPIENTS = 100;
 
 /** The original read a comma-separated string (MDClub's Request::getBodyParamToArray); the SDK sends an array. */
 const listOf = (value: unknown) =>
-  typeof value === "string" ? value.split(",").map((part) => part.trim()).filter((part) => part !== "") : value;
+  typeof value === "string"
+    ? value
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => part !== "")
+    : value;
 
 /** First spelling wins: addresses are one mailbox whatever their case (DECISIONS.md, accounts). */
 function withoutDuplicates(addresses: string[]): string[] {
@@ -19,7 +24,9 @@ function withoutDuplicates(addresses: string[]): string[] {
   });
 }
 
-const Address = z.string().refine(isEmailAddress, { error: (issue) => `not a valid e-mail address: ${String(issue.input)}` });
+const Address = z
+  .string()
+  .refine(isEmailAddress, { error: (issue) => `not a valid e-mail address: ${String(issue.input)}` });
 
 const notBlank = (text: string) => text.trim() !== "";
 

@@ -22,7 +22,9 @@ export async function sendToEach(addresses: readonly string[], send: SendTo): Pr
       await send(address);
     } catch (error) {
       throw new ApiError("EMAIL_SEND_FAILED", {
-        extra: { extra_message: `${sent} of ${addresses.length} mails sent; sending to ${address} failed: ${reasonOf(error)}` },
+        extra: {
+          extra_message: `${sent} of ${addresses.length} mails sent; sending to ${address} failed: ${reasonOf(error)}`,
+        },
       });
     }
   }

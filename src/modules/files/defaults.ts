@@ -4,9 +4,10 @@
  * content/present.ts), each with `_small`, `_middle` and `_large`; covers also as `.webp`, the form the
  * reference gives clients that accept WebP. Drawn in code, in the format their name says, once per isolate.
  */
-import { Photon, type EncodedFormat } from "../../lib/images/photon";
-import { AVATAR_SIZES, TOPIC_COVER_SIZES, USER_COVER_SIZES, type ImageSize } from "../../lib/storage";
+
 import { toHex } from "../../lib/crypto";
+import { type EncodedFormat, Photon } from "../../lib/images/photon";
+import { AVATAR_SIZES, type ImageSize, TOPIC_COVER_SIZES, USER_COVER_SIZES } from "../../lib/storage";
 
 type Rgb = readonly [number, number, number];
 
@@ -51,19 +52,24 @@ function flat([r, g, b]: Rgb) {
 
 const DEFAULTS = new Map<string, DefaultImage>(
   Object.entries({
-  avatar: { original: { width: 256, height: 256 }, sizes: AVATAR_SIZES, extensions: { png: "png" }, draw: circle([189, 189, 189]) },
-  user_cover: {
-    original: { width: 1450, height: 812 },
-    sizes: USER_COVER_SIZES,
-    extensions: { jpg: "jpeg", webp: "webp" },
-    draw: flat([144, 164, 174]),
-  },
-  topic_cover: {
-    original: { width: 1080, height: 606 },
-    sizes: TOPIC_COVER_SIZES,
-    extensions: { jpg: "jpeg", webp: "webp" },
-    draw: flat([176, 190, 197]),
-  },
+    avatar: {
+      original: { width: 256, height: 256 },
+      sizes: AVATAR_SIZES,
+      extensions: { png: "png" },
+      draw: circle([189, 189, 189]),
+    },
+    user_cover: {
+      original: { width: 1450, height: 812 },
+      sizes: USER_COVER_SIZES,
+      extensions: { jpg: "jpeg", webp: "webp" },
+      draw: flat([144, 164, 174]),
+    },
+    topic_cover: {
+      original: { width: 1080, height: 606 },
+      sizes: TOPIC_COVER_SIZES,
+      extensions: { jpg: "jpeg", webp: "webp" },
+      draw: flat([176, 190, 197]),
+    },
   }),
 );
 
@@ -71,10 +77,18 @@ const NAME = /^([a-z_]+?)(?:_(small|middle|large))?\.(png|jpg|webp)$/;
 
 const made = new Map<string, Promise<DefaultFile>>();
 
-async function make(image: DefaultImage, size: { width: number; height: number }, format: EncodedFormat): Promise<DefaultFile> {
+async function make(
+  image: DefaultImage,
+  size: { width: number; height: number },
+  format: EncodedFormat,
+): Promise<DefaultFile> {
   const photon = new Photon();
   const bytes = photon.encode(photon.fromPixels(image.draw(size.width, size.height), size.width, size.height), format);
-  return { bytes, mime: `image/${format}`, etag: `"${toHex(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 32)}"` };
+  return {
+    bytes,
+    mime: `image/${format}`,
+    etag: `"${toHex(await crypto.subtle.digest("SHA-256", bytes)).slice(0, 32)}"`,
+  };
 }
 
 /** The default image named `name` (e.g. `user_cover_small.jpg`), or null when there is none of that name. */

@@ -63,10 +63,14 @@ router.get("/upload/*", async (c) => {
   const bucket = c.env.BUCKET;
   // A HEAD or a revalidation needs no body (files never change, so a revalidation nearly always matches),
   // and R2's head reads none.
-  const object = c.req.method === "HEAD" || c.req.header("if-none-match") !== undefined ? await bucket.head(key) : await bucket.get(key);
+  const object =
+    c.req.method === "HEAD" || c.req.header("if-none-match") !== undefined
+      ? await bucket.head(key)
+      : await bucket.get(key);
   if (!object) throw new ApiError("IMAGE_NOT_FOUND");
   if ("body" in object) return answer(c, (object as R2ObjectBody).body, stored(object));
-  if (c.req.method === "HEAD" || matches(c.req.header("if-none-match"), object.httpEtag)) return answer(c, null, stored(object));
+  if (c.req.method === "HEAD" || matches(c.req.header("if-none-match"), object.httpEtag))
+    return answer(c, null, stored(object));
   const changed = await bucket.get(key);
   if (!changed) throw new ApiError("IMAGE_NOT_FOUND");
   return answer(c, changed.body, stored(changed));
@@ -75,7 +79,12 @@ router.get("/upload/*", async (c) => {
 router.get("/static/default/:name", async (c) => {
   const image = await defaultImage(c.req.param("name"));
   if (!image) throw new ApiError("IMAGE_NOT_FOUND");
-  return answer(c, image.bytes, { type: image.mime, size: image.bytes.length, cacheControl: DEFAULT_CACHE, etag: image.etag });
+  return answer(c, image.bytes, {
+    type: image.mime,
+    size: image.bytes.length,
+    cacheControl: DEFAULT_CACHE,
+    etag: image.etag,
+  });
 });
 
 export default router;

@@ -3,7 +3,7 @@
  * rows and files; a question's include those of its answers). The rows are read in the delete's own read
  * round trip and deleted in its batch; the files are removed from R2 once that batch has committed.
  */
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, type SQL, sql } from "drizzle-orm";
 import { inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { answers, images } from "../../db/schema";
@@ -12,7 +12,8 @@ import type { ContentType } from "../content/kinds";
 import { imagePath } from "./present";
 
 type ImageItem = "question" | "answer" | "article";
-const isImageItem = (type: ContentType): type is ImageItem => type === "question" || type === "answer" || type === "article";
+const isImageItem = (type: ContentType): type is ImageItem =>
+  type === "question" || type === "answer" || type === "article";
 
 function linkedTo(type: ImageItem, ids: number[]): SQL {
   const own = and(eq(images.item_type, type), inIds(images.item_id, ids))!;

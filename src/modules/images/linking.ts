@@ -4,7 +4,7 @@
  * (DECISIONS.md: images a user links into content must be their own); a hard delete of the item then removes
  * them with it.
  */
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../../db/client";
 import { images } from "../../db/schema";
 
@@ -21,7 +21,13 @@ export function imageKeysIn(markdown: string): string[] {
 }
 
 /** The statement linking them to an item (its id may be a subquery on a row inserted earlier in the batch). */
-export function linkImages(db: Db, type: "question" | "answer" | "article", itemId: number | SQL, authorId: number, markdown: string): BatchStatement[] {
+export function linkImages(
+  db: Db,
+  type: "question" | "answer" | "article",
+  itemId: number | SQL,
+  authorId: number,
+  markdown: string,
+): BatchStatement[] {
   const keys = imageKeysIn(markdown);
   if (keys.length === 0) return [];
   return [
@@ -29,6 +35,12 @@ export function linkImages(db: Db, type: "question" | "answer" | "article", item
       .update(images)
       .set({ item_type: type, item_id: sql`${itemId}` })
       // One JSON parameter however many keys (D1 binds at most 100 parameters per statement).
-      .where(and(sql`${images.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`, eq(images.user_id, authorId), eq(images.item_id, 0))),
+      .where(
+        and(
+          sql`${images.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`,
+          eq(images.user_id, authorId),
+          eq(images.item_id, 0),
+        ),
+      ),
   ];
 }

@@ -14,7 +14,8 @@ export function storedKey(key: string): string {
 }
 
 /** R2 key of an image's original: its folder is the UTC date of its create_time (behaviour.md 7). */
-export const imagePath = (row: Pick<ImageRow, "key" | "create_time">): string => contentImagePath(row.key, row.create_time);
+export const imagePath = (row: Pick<ImageRow, "key" | "create_time">): string =>
+  contentImagePath(row.key, row.create_time);
 
 export function presentImage(row: ImageRow, view: View, relationships?: Image["relationships"]): Image {
   const path = imagePath(row);
@@ -22,7 +23,11 @@ export function presentImage(row: ImageRow, view: View, relationships?: Image["r
   return {
     ...row,
     key: wireKey(row.key),
-    urls: { original: `${base}/${path}`, thumb: `${base}/${variantPath(path, "thumb")}`, release: `${base}/${variantPath(path, "release")}` },
+    urls: {
+      original: `${base}/${path}`,
+      thumb: `${base}/${variantPath(path, "thumb")}`,
+      release: `${base}/${variantPath(path, "release")}`,
+    },
     ...(relationships && { relationships }),
   };
 }

@@ -2,7 +2,7 @@
  * Queries on images. Keys are strings, so relations are joins over the listed keys rather than the numeric
  * id lists of content pages; each is at most one statement of the read's single batch.
  */
-import { and, asc, count, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { answers, articles, images, questions, users } from "../../db/schema";
@@ -20,7 +20,11 @@ export type NewImageRow = typeof images.$inferInsert;
 const uploader = { username: users.username, headline: users.headline, avatar: users.avatar };
 
 function withUploader(db: Db, where: SQL | undefined) {
-  return db.select({ image: getTableColumns(images), user: uploader }).from(images).leftJoin(users, eq(users.user_id, images.user_id)).where(where);
+  return db
+    .select({ image: getTableColumns(images), user: uploader })
+    .from(images)
+    .leftJoin(users, eq(users.user_id, images.user_id))
+    .where(where);
 }
 
 export type ImageWithUploader = Awaited<ReturnType<typeof withUploader>>[number];
@@ -43,7 +47,13 @@ function linkedItems(db: Db, type: Exclude<ImageInclude, "user">, keys: KeySet) 
   switch (type) {
     case "question":
       return db
-        .select({ key: images.key, question_id: questions.question_id, title: questions.title, create_time: questions.create_time, update_time: questions.update_time })
+        .select({
+          key: images.key,
+          question_id: questions.question_id,
+          title: questions.title,
+          create_time: questions.create_time,
+          update_time: questions.update_time,
+        })
         .from(images)
         .innerJoin(questions, linked(questions.question_id, questions.delete_time));
     case "answer":
@@ -60,7 +70,13 @@ function linkedItems(db: Db, type: Exclude<ImageInclude, "user">, keys: KeySet) 
         .innerJoin(answers, linked(answers.answer_id, answers.delete_time));
     case "article":
       return db
-        .select({ key: images.key, article_id: articles.article_id, title: articles.title, create_time: articles.create_time, update_time: articles.update_time })
+        .select({
+          key: images.key,
+          article_id: articles.article_id,
+          title: articles.title,
+          create_time: articles.create_time,
+          update_time: articles.update_time,
+        })
         .from(images)
         .innerJoin(articles, linked(articles.article_id, articles.delete_time));
   }
@@ -68,7 +84,9 @@ function linkedItems(db: Db, type: Exclude<ImageInclude, "user">, keys: KeySet) 
 
 /** Statements for the linked-item includes asked for. */
 export function linkedItemStatements(db: Db, include: Set<ImageInclude>, keys: KeySet) {
-  return (["question", "answer", "article"] as const).filter((type) => include.has(type)).map((type) => ({ type, statement: linkedItems(db, type, keys) }));
+  return (["question", "answer", "article"] as const)
+    .filter((type) => include.has(type))
+    .map((type) => ({ type, statement: linkedItems(db, type, keys) }));
 }
 
 /** One image by its stored key (`.ext` form). */
@@ -99,10 +117,19 @@ export function imagePage(db: Db, filter: ImageFilter, order: Order<ImageOrderFi
   const direction = order.desc ? desc : asc;
   // The key settles ties of create_time, so pages never overlap.
   const orderBy = [direction(images[order.field]), direction(images.key)];
-  const pageKeys = db.select({ key: images.key }).from(images).where(where).orderBy(...orderBy).limit(page.per_page).offset(page.offset);
+  const pageKeys = db
+    .select({ key: images.key })
+    .from(images)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(page.per_page)
+    .offset(page.offset);
   return {
     total: db.select({ total: count() }).from(images).where(where),
-    rows: withUploader(db, where).orderBy(...orderBy).limit(page.per_page).offset(page.offset),
+    rows: withUploader(db, where)
+      .orderBy(...orderBy)
+      .limit(page.per_page)
+      .offset(page.offset),
     keys: sql`(${pageKeys})`,
   };
 }

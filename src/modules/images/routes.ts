@@ -13,7 +13,15 @@ import { adminAccess, authSecurity, jsonBody, nullResponse, okResponse, pageResp
 import { ImageError } from "../../lib/storage";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
-import { ImageIncludeQuery, ImageKeyParams, ImageKeysParams, ImageListQuery, ImageRenameBody, ImageSchema, imageUploadBody } from "./schema";
+import {
+  ImageIncludeQuery,
+  ImageKeyParams,
+  ImageKeysParams,
+  ImageListQuery,
+  ImageRenameBody,
+  ImageSchema,
+  imageUploadBody,
+} from "./schema";
 import { deleteImages, getImage, listImages, parseKeyList, renameImage, uploadImage } from "./service";
 
 /** The reference sets no limit of its own (behaviour.md 11.27); 5 MiB keeps a decode inside a Worker's memory. */
@@ -45,7 +53,10 @@ router.openapi(
       return ok(c, await uploadImage(c.get("db"), c.env.BUCKET, viewOf(c), caller, upload));
     } catch (error) {
       if (!(error instanceof ImageError)) throw error;
-      throw new ApiError("IMAGE_UPLOAD_FAILED", { status: error.tooLarge ? 413 : 400, extra: { extra_message: error.message } });
+      throw new ApiError("IMAGE_UPLOAD_FAILED", {
+        status: error.tooLarge ? 413 : 400,
+        extra: { extra_message: error.message },
+      });
     }
   },
 );

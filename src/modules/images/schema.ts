@@ -1,6 +1,7 @@
 /** Zod schemas of the images routes (behaviour.md 2.1 "Image", 3.9): the record, the list query, the PATCH body. */
-import type { OrderRule } from "../../lib/order";
+
 import { includeQuery, pageQuery, z } from "../../lib/openapi";
+import type { OrderRule } from "../../lib/order";
 import { stripTags } from "../../lib/sanitize";
 
 /** `user` is the uploader; the others are the item the image is linked to (null until linked, or when trashed). */
@@ -13,7 +14,9 @@ export type ImageOrderField = "create_time";
 export const IMAGE_ORDER: OrderRule<ImageOrderField> = { fields: ["create_time"], default: "-create_time" };
 
 /** The reference's key on the wire: `<32 hex>_<ext>`; both that and `<32 hex>.<ext>` are accepted in paths. */
-const KeyParam = z.string().openapi({ param: { name: "key", in: "path" }, example: "5f8e2d9c0a7b4e1f9d3c6b2a1e0f4d8c_jpg" });
+const KeyParam = z
+  .string()
+  .openapi({ param: { name: "key", in: "path" }, example: "5f8e2d9c0a7b4e1f9d3c6b2a1e0f4d8c_jpg" });
 
 export const ImageKeyParams = z.object({ key: KeyParam });
 
@@ -29,7 +32,10 @@ const summary = (shape: z.ZodRawShape) => z.object(shape).nullable().optional();
 
 export const ImageSchema = z
   .object({
-    key: z.string().openapi({ description: "the stored name with `.` replaced by `_`", example: "5f8e2d9c0a7b4e1f9d3c6b2a1e0f4d8c_jpg" }),
+    key: z.string().openapi({
+      description: "the stored name with `.` replaced by `_`",
+      example: "5f8e2d9c0a7b4e1f9d3c6b2a1e0f4d8c_jpg",
+    }),
     filename: z.string().openapi({ description: "the uploaded file's name" }),
     width: z.number().int(),
     height: z.number().int(),
@@ -40,8 +46,18 @@ export const ImageSchema = z
     urls: urlsSchema,
     relationships: z
       .object({
-        user: summary({ user_id: z.number().int(), username: z.string(), headline: z.string(), avatar: z.record(z.string(), z.string()) }),
-        question: summary({ question_id: z.number().int(), title: z.string(), create_time: z.number().int(), update_time: z.number().int() }),
+        user: summary({
+          user_id: z.number().int(),
+          username: z.string(),
+          headline: z.string(),
+          avatar: z.record(z.string(), z.string()),
+        }),
+        question: summary({
+          question_id: z.number().int(),
+          title: z.string(),
+          create_time: z.number().int(),
+          update_time: z.number().int(),
+        }),
         answer: summary({
           answer_id: z.number().int(),
           question_id: z.number().int(),
@@ -49,7 +65,12 @@ export const ImageSchema = z
           create_time: z.number().int(),
           update_time: z.number().int(),
         }),
-        article: summary({ article_id: z.number().int(), title: z.string(), create_time: z.number().int(), update_time: z.number().int() }),
+        article: summary({
+          article_id: z.number().int(),
+          title: z.string(),
+          create_time: z.number().int(),
+          update_time: z.number().int(),
+        }),
       })
       .optional()
       .openapi({ description: "present when `include` names any of user, question, answer, article" }),
@@ -74,7 +95,10 @@ const idFilter = (description: string) =>
 export const ImageListQuery = z.object({
   ...pageQuery,
   include,
-  order: z.string().optional().openapi({ description: "`create_time` or `-create_time` (default); anything else is the default" }),
+  order: z
+    .string()
+    .optional()
+    .openapi({ description: "`create_time` or `-create_time` (default); anything else is the default" }),
   key: z.string().optional().openapi({ description: "one image, by key in either form" }),
   item_type: z.enum(ITEM_TYPES).optional(),
   item_id: idFilter("the linked item's id (0: not linked)"),
@@ -104,7 +128,11 @@ export const imageUploadBody = (maxBytes: number) => ({
         type: "object" as const,
         required: ["image"],
         properties: {
-          image: { type: "string" as const, format: "binary", description: `a PNG, JPEG, GIF or WebP file of at most ${maxBytes} bytes` },
+          image: {
+            type: "string" as const,
+            format: "binary",
+            description: `a PNG, JPEG, GIF or WebP file of at most ${maxBytes} bytes`,
+          },
         },
       },
     },

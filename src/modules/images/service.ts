@@ -2,14 +2,14 @@
  * Content images (behaviour.md 3.9): upload, read, rename and delete. Reads are one batch after authentication;
  * the files of an image are written before its row and deleted after it, so a row never names missing files.
  */
-import { runBatch, type Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
-import type { UploadedFile } from "../../lib/images/upload";
 import { MAX_IDS } from "../../lib/ids";
+import type { UploadedFile } from "../../lib/images/upload";
 import { parseInclude } from "../../lib/include";
 import { parseOrder } from "../../lib/order";
-import { paginate, parsePage, type Pagination } from "../../lib/pagination";
+import { type Pagination, paginate, parsePage } from "../../lib/pagination";
 import { CONTENT_IMAGE_SIZES, contentImagePath, deleteImageSet, storeImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
@@ -36,11 +36,15 @@ type LinkedRow = { key: string } & Record<string, unknown>;
  * (taken off the front of `results`).
  */
 function relationsOf(view: View, include: Set<ImageInclude>, linked: LinkedStatements, results: unknown[]) {
-  const maps = linked.map(({ type }) => ({ type, byKey: new Map((results.shift() as LinkedRow[]).map((row) => [row.key, row])) }));
+  const maps = linked.map(({ type }) => ({
+    type,
+    byKey: new Map((results.shift() as LinkedRow[]).map((row) => [row.key, row])),
+  }));
   return (row: repo.ImageWithUploader): Relationships | undefined => {
     if (include.size === 0) return undefined;
     const relationships: Relationships = {};
-    if (include.has("user")) relationships.user = row.user ? presentUserSummary({ user_id: row.image.user_id, ...row.user }, view) : null;
+    if (include.has("user"))
+      relationships.user = row.user ? presentUserSummary({ user_id: row.image.user_id, ...row.user }, view) : null;
     for (const { type, byKey } of maps) {
       const item = byKey.get(row.image.key);
       // Each statement selects the columns its type's summary reads (repo.linkedItems).
@@ -50,7 +54,13 @@ function relationsOf(view: View, include: Set<ImageInclude>, linked: LinkedState
   };
 }
 
-export async function uploadImage(db: Db, bucket: R2Bucket, view: View, caller: Caller, upload: UploadedFile): Promise<Image> {
+export async function uploadImage(
+  db: Db,
+  bucket: R2Bucket,
+  view: View,
+  caller: Caller,
+  upload: UploadedFile,
+): Promise<Image> {
   const time = now();
   const stored = await storeImageSet(bucket, (name) => contentImagePath(name, time), upload.bytes, CONTENT_IMAGE_SIZES);
   const row = {
@@ -82,7 +92,11 @@ export async function getImage(db: Db, view: View, key: string, includeParam: st
   return presentImage(row.image, view, relationsOf(view, include, linked, results)(row));
 }
 
-export async function listImages(db: Db, view: View, query: ImageListFilter): Promise<{ data: Image[]; pagination: Pagination }> {
+export async function listImages(
+  db: Db,
+  view: View,
+  query: ImageListFilter,
+): Promise<{ data: Image[]; pagination: Pagination }> {
   const include = parseInclude(query.include, IMAGE_INCLUDES);
   const request = parsePage(query);
   const filter = { ...query, key: query.key === undefined ? undefined : storedKey(query.key) };
@@ -92,12 +106,18 @@ export async function listImages(db: Db, view: View, query: ImageListFilter): Pr
   const [counted] = results.shift() as { total: number }[];
   const rows = results.shift() as repo.ImageWithUploader[];
   const relationships = relationsOf(view, include, linked, results);
-  return { data: rows.map((row) => presentImage(row.image, view, relationships(row))), pagination: paginate(request, counted?.total ?? 0) };
+  return {
+    data: rows.map((row) => presentImage(row.image, view, relationships(row))),
+    pagination: paginate(request, counted?.total ?? 0),
+  };
 }
 
 export async function renameImage(db: Db, view: View, key: string, filename: string): Promise<Image> {
   const stored = storedKey(key);
-  const [, rows] = (await runBatch(db, [repo.renameImage(db, stored, filename), repo.selectImage(db, stored)])) as [unknown, repo.ImageWithUploader[]];
+  const [, rows] = (await runBatch(db, [repo.renameImage(db, stored, filename), repo.selectImage(db, stored)])) as [
+    unknown,
+    repo.ImageWithUploader[],
+  ];
   const [row] = rows;
   if (!row) throw new ApiError("IMAGE_NOT_FOUND");
   return presentImage(row.image, view);
@@ -105,7 +125,10 @@ export async function renameImage(db: Db, view: View, key: string, filename: str
 
 /** `k1,k2,...` in either key form: at most 100 (DECISIONS.md, as for id lists), repeats dropped. */
 export function parseKeyList(value: string): string[] {
-  const keys = value.split(",").map((part) => part.trim()).filter(Boolean);
+  const keys = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (keys.length > MAX_IDS) throw validationError({ key: `at most ${MAX_IDS} keys` });
   return [...new Set(keys.map(storedKey))];
 }

@@ -29,7 +29,11 @@ const RESOURCES: Record<ContentType, string> = {
 const isList = (raw: string) => raw.includes(",");
 
 /** The path's ids; a list over 100 or a part that is not an id is a 200001 naming the parameter. */
-const targetsOf = (type: ContentType, raw: string, param: string): Targets => ({ type, ids: parseIdList(raw, param), single: !isList(raw) });
+const targetsOf = (type: ContentType, raw: string, param: string): Targets => ({
+  type,
+  ids: parseIdList(raw, param),
+  single: !isList(raw),
+});
 
 // pathIds names its key at run time, so its type is an index signature; validation guarantees the value.
 const paramOf = (params: Record<string, string | undefined>, name: string) => params[name] as string;
@@ -44,14 +48,19 @@ for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string
         method: "post",
         path: `/${resource}/{${ids}}/${action}`,
         tags,
-        summary: action === "trash" ? `Move ${resource} to the trash (administrators)` : `Take ${resource} out of the trash (administrators)`,
+        summary:
+          action === "trash"
+            ? `Move ${resource} to the trash (administrators)`
+            : `Take ${resource} out of the trash (administrators)`,
         description:
           (action === "trash"
             ? `Sets delete_time on the listed live ${resource}; counters stop counting them.`
             : `Sets delete_time back to 0 on the listed trashed ${resource}; counters count them again.`) +
           ` One id answers the record (its not-found code when it is missing or ${action === "trash" ? "already trashed" : "not trashed"});` +
           " a comma list (at most 100) answers an array of the records acted on, skipping the others." +
-          (type === "topic" && action === "untrash" ? " A topic whose name a live topic has taken stays in the trash (one id: 200001)." : ""),
+          (type === "topic" && action === "untrash"
+            ? " A topic whose name a live topic has taken stays in the trash (one id: 200001)."
+            : ""),
         ...adminAccess,
         middleware: [adminRequired],
         request: { params: pathIds(ids), query: IncludeQuery(type) },

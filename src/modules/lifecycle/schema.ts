@@ -5,6 +5,8 @@ import { recordKinds } from "./records";
 
 /** One id answers the record; a comma list answers an array of the records acted on, without pagination. */
 export const oneOrMany = (type: ContentType) =>
-  z.union([recordKinds[type].schema, z.array(recordKinds[type].schema)]).openapi({ description: "one id: the record; several: an array" });
+  z
+    .union([recordKinds[type].schema, z.array(recordKinds[type].schema)])
+    .openapi({ description: "one id: the record; several: an array" });
 
 export const IncludeQuery = (type: ContentType) => z.object({ include: includeQuery(recordKinds[type].includes) });

@@ -6,20 +6,20 @@
 import { eq, gt } from "drizzle-orm";
 import { deleteStatements } from "../../behaviours/deletable";
 import { trashStatements, untrashStatements } from "../../behaviours/trashable";
-import { runBatch, type Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
 import { assertAuthorMay } from "../../lib/permissions";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { isAdmin } from "../../middleware/context";
-import type { SiteOptions } from "../options/fields";
-import { contentKinds, type ContentType } from "../content/kinds";
+import { type ContentType, contentKinds } from "../content/kinds";
 import { recordsByIds } from "../content/page";
-import { hookStatements, type LifecycleAction } from "./hooks";
-import { recordKinds, type LifecycleRecord } from "./records";
-import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
 import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
+import type { SiteOptions } from "../options/fields";
+import { hookStatements, type LifecycleAction } from "./hooks";
+import { type LifecycleRecord, recordKinds } from "./records";
+import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
 
 /** The listed ids of a kind; `single` when the path named one id (it then answers one record or an error). */
 export interface Targets {
@@ -50,16 +50,24 @@ export async function move(
 ): Promise<LifecycleRecord | LifecycleRecord[]> {
   const { type } = targets;
   const kind = contentKinds[type];
-  const rows = (await selectTargets(db, kind, targets.ids)).filter((row) => (action === "trash" ? row.delete_time === 0 : row.delete_time > 0));
+  const rows = (await selectTargets(db, kind, targets.ids)).filter((row) =>
+    action === "trash" ? row.delete_time === 0 : row.delete_time > 0,
+  );
   if (targets.single && rows.length === 0) throw new ApiError(kind.notFound);
   if (rows.length === 0) return [];
 
   const ids = inListedOrder(targets, rows);
   const time = now();
   const extra = hookStatements(db, { type, action, rows, actorId: actor.user_id, time });
-  const writes = action === "trash" ? trashStatements(db, type, ids, time, extra) : untrashStatements(db, type, ids, extra);
+  const writes =
+    action === "trash" ? trashStatements(db, type, ids, time, extra) : untrashStatements(db, type, ids, extra);
   // Only rows now in the state asked for are answered: an untrash a guard skipped (a topic name taken) is left out.
-  const source = { table: kind.table, id: kind.id, columns: kind.columns, where: action === "trash" ? gt(kind.deleteTime, 0) : eq(kind.deleteTime, 0) };
+  const source = {
+    table: kind.table,
+    id: kind.id,
+    columns: kind.columns,
+    where: action === "trash" ? gt(kind.deleteTime, 0) : eq(kind.deleteTime, 0),
+  };
   const records = await recordsByIds(db, view, recordKinds[type], source, ids, include, writes);
   if (!targets.single) return records;
   const [record] = records;
@@ -74,10 +82,19 @@ export async function move(
  * then the author rules (administrators are exempt). A missing topic is a silent success (behaviour.md 3.5),
  * and a list (administrators only) deletes the rows found, live or trashed, and never fails.
  */
-export async function remove(db: Db, caller: Caller, options: SiteOptions, targets: Targets, files: FileCleanup): Promise<void> {
+export async function remove(
+  db: Db,
+  caller: Caller,
+  options: SiteOptions,
+  targets: Targets,
+  files: FileCleanup,
+): Promise<void> {
   const { type } = targets;
   const kind = contentKinds[type];
-  const [found, linkedImages = []] = await runBatch(db, [selectTargetsStatement(db, kind, targets.ids), ...selectItemImages(db, type, targets.ids)]);
+  const [found, linkedImages = []] = await runBatch(db, [
+    selectTargetsStatement(db, kind, targets.ids),
+    ...selectItemImages(db, type, targets.ids),
+  ]);
   const rows = found as TargetRow[];
   const time = now();
   if (targets.single && type !== "topic") {

@@ -9,9 +9,9 @@
  * - Each insert is followed by a COUNT(*) recount of the receiver's `notification_unread`, so the counter stays
  *   exact whatever else runs concurrently (each D1 batch is a transaction).
  */
-import { and, count, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { inIds, type IdSource } from "../../behaviours/id-source";
+import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { answers, comments, notifications, users } from "../../db/schema";
 import type { CommentableType } from "../comments/schema";
@@ -107,7 +107,13 @@ function notifyAuthor(
 }
 
 /** question_answered: to the question's author. `answerId` is the new answer's id as a subquery. */
-export function questionAnswered(db: Db, questionId: number, answerId: SQL, senderId: number, time: number): BatchStatement[] {
+export function questionAnswered(
+  db: Db,
+  questionId: number,
+  answerId: SQL,
+  senderId: number,
+  time: number,
+): BatchStatement[] {
   return notifyAuthor(db, contentKinds.question, questionId, senderId, {
     type: "question_answered" satisfies NotificationType,
     question_id: questionId,
@@ -121,13 +127,30 @@ export function questionAnswered(db: Db, questionId: number, answerId: SQL, send
  * answer_commented, article_commented or comment_replied, to the target's author. `commentId` is the new
  * comment's id as a subquery.
  */
-export function commentPosted(db: Db, targetType: CommentableType, targetId: number, commentId: SQL, senderId: number, time: number): BatchStatement[] {
+export function commentPosted(
+  db: Db,
+  targetType: CommentableType,
+  targetId: number,
+  commentId: SQL,
+  senderId: number,
+  time: number,
+): BatchStatement[] {
   const target: Authored = contentKinds[targetType];
   switch (targetType) {
     case "question":
-      return notifyAuthor(db, target, targetId, senderId, { type: "question_commented", question_id: targetId, comment_id: commentId, create_time: time });
+      return notifyAuthor(db, target, targetId, senderId, {
+        type: "question_commented",
+        question_id: targetId,
+        comment_id: commentId,
+        create_time: time,
+      });
     case "article":
-      return notifyAuthor(db, target, targetId, senderId, { type: "article_commented", article_id: targetId, comment_id: commentId, create_time: time });
+      return notifyAuthor(db, target, targetId, senderId, {
+        type: "article_commented",
+        article_id: targetId,
+        comment_id: commentId,
+        create_time: time,
+      });
     case "answer":
       return notifyAuthor(db, target, targetId, senderId, {
         type: "answer_commented",
@@ -161,7 +184,11 @@ const deletedIds: Record<DeletableType, (row: Record<string, unknown>) => Record
   question: (row) => ({ question_id: row.question_id }),
   article: (row) => ({ article_id: row.article_id }),
   answer: (row) => ({ question_id: row.question_id, answer_id: row.answer_id }),
-  comment: (row) => ({ comment_id: row.comment_id, commentable_type: row.commentable_type, commentable_id: row.commentable_id }),
+  comment: (row) => ({
+    comment_id: row.comment_id,
+    commentable_type: row.commentable_type,
+    commentable_id: row.commentable_id,
+  }),
 };
 
 /**
@@ -187,7 +214,11 @@ export function notifyDeleted(db: Db, event: LifecycleEvent): BatchStatement[] {
   const ids =
     type === "comment"
       ? { comment_id: field("comment_id"), ...targetIds(field("commentable_type"), field("commentable_id")) }
-      : { article_id: sql`COALESCE(${field("article_id")}, 0)`, question_id: sql`COALESCE(${field("question_id")}, 0)`, answer_id: sql`COALESCE(${field("answer_id")}, 0)` };
+      : {
+          article_id: sql`COALESCE(${field("article_id")}, 0)`,
+          question_id: sql`COALESCE(${field("question_id")}, 0)`,
+          answer_id: sql`COALESCE(${field("answer_id")}, 0)`,
+        };
   const row = db
     .select(
       notificationRow({

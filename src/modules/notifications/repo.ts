@@ -2,14 +2,14 @@
  * Queries on the caller's notifications. Every query names the receiver: nobody reads, marks or deletes
  * another user's notifications (DECISIONS.md fixes MDClub's all-users mark-read and delete-all).
  */
-import { and, count, desc, eq, getTableColumns, gt, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { inIds, type IdSource } from "../../behaviours/id-source";
+import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { notifications } from "../../db/schema";
 import type { View } from "../../lib/view";
 import type { ByIdSource, ListSource } from "../content/page";
-import { summaries, type SummaryType } from "../content/summaries";
+import { type SummaryType, summaries } from "../content/summaries";
 import { recountUnread } from "./events";
 import type { NotificationInclude, NotificationType } from "./schema";
 
@@ -22,8 +22,17 @@ export interface NotificationFilter {
 }
 
 function whereOf(receiverId: number, filter: NotificationFilter): SQL {
-  const read = filter.read === undefined ? undefined : filter.read ? gt(notifications.read_time, 0) : eq(notifications.read_time, 0);
-  return and(eq(notifications.receiver_id, receiverId), filter.type ? eq(notifications.type, filter.type) : undefined, read)!;
+  const read =
+    filter.read === undefined
+      ? undefined
+      : filter.read
+        ? gt(notifications.read_time, 0)
+        : eq(notifications.read_time, 0);
+  return and(
+    eq(notifications.receiver_id, receiverId),
+    filter.type ? eq(notifications.type, filter.type) : undefined,
+    read,
+  )!;
 }
 
 const columns = getTableColumns(notifications);
@@ -48,15 +57,28 @@ export const ownNotifications = (receiverId: number): ByIdSource => ({
 });
 
 export function countUnread(db: Db, receiverId: number, type: NotificationType | undefined) {
-  return db.select({ n: count() }).from(notifications).where(whereOf(receiverId, { type, read: false }));
+  return db
+    .select({ n: count() })
+    .from(notifications)
+    .where(whereOf(receiverId, { type, read: false }));
 }
 
 /**
  * Marks the caller's unread notifications read (those among `ids`, or all of a type), then recounts the
  * counter. A read one keeps its first read_time: two concurrent requests thus stamp each row at most once.
  */
-export function markRead(db: Db, receiverId: number, time: number, target: { ids: number[] } | { type?: NotificationType }): BatchStatement[] {
-  const where = "ids" in target ? inIds(notifications.notification_id, target.ids) : target.type ? eq(notifications.type, target.type) : undefined;
+export function markRead(
+  db: Db,
+  receiverId: number,
+  time: number,
+  target: { ids: number[] } | { type?: NotificationType },
+): BatchStatement[] {
+  const where =
+    "ids" in target
+      ? inIds(notifications.notification_id, target.ids)
+      : target.type
+        ? eq(notifications.type, target.type)
+        : undefined;
   return [
     db
       .update(notifications)
@@ -67,9 +89,21 @@ export function markRead(db: Db, receiverId: number, time: number, target: { ids
 }
 
 /** Deletes the caller's notifications (those among `ids`, or all of a type), then recounts the counter. */
-export function removeNotifications(db: Db, receiverId: number, target: { ids: number[] } | { type?: NotificationType }): BatchStatement[] {
-  const where = "ids" in target ? inIds(notifications.notification_id, target.ids) : target.type ? eq(notifications.type, target.type) : undefined;
-  return [db.delete(notifications).where(and(eq(notifications.receiver_id, receiverId), where)), recountUnread(db, [receiverId])];
+export function removeNotifications(
+  db: Db,
+  receiverId: number,
+  target: { ids: number[] } | { type?: NotificationType },
+): BatchStatement[] {
+  const where =
+    "ids" in target
+      ? inIds(notifications.notification_id, target.ids)
+      : target.type
+        ? eq(notifications.type, target.type)
+        : undefined;
+  return [
+    db.delete(notifications).where(and(eq(notifications.receiver_id, receiverId), where)),
+    recountUnread(db, [receiverId]),
+  ];
 }
 
 /**

@@ -40,7 +40,8 @@ router.openapi(
     path: "/notifications",
     tags,
     summary: "List my notifications",
-    description: "The caller's notifications, newest first. `type` keeps one kind; `read=true` keeps read ones, any other `read` value unread ones.",
+    description:
+      "The caller's notifications, newest first. `type` keeps one kind; `read=true` keeps read ones, any other `read` value unread ones.",
     security,
     middleware,
     request: { query: NotificationPageQuery },
@@ -104,7 +105,14 @@ router.openapi(
     const raw = c.req.valid("param").notification_ids as string;
     const list = parseIdList(raw, "notification_ids");
     const single = !raw.includes(",");
-    const result = await readNotifications(c.get("db"), viewOf(c), requireUser(c), list, single, includeOf(c.req.valid("query")));
+    const result = await readNotifications(
+      c.get("db"),
+      viewOf(c),
+      requireUser(c),
+      list,
+      single,
+      includeOf(c.req.valid("query")),
+    );
     return page(c, result.data, result.pagination);
   },
 );
@@ -115,14 +123,19 @@ router.openapi(
     path: "/notifications/{notification_ids}",
     tags,
     summary: "Delete notifications",
-    description: "One id or up to 100 comma-separated. Only the caller's are deleted; others' and unknown ids are silently skipped.",
+    description:
+      "One id or up to 100 comma-separated. Only the caller's are deleted; others' and unknown ids are silently skipped.",
     security,
     middleware,
     request: { params: ids },
     responses: nullResponse,
   }),
   async (c) => {
-    await deleteNotifications(c.get("db"), requireUser(c), parseIdList(c.req.valid("param").notification_ids as string, "notification_ids"));
+    await deleteNotifications(
+      c.get("db"),
+      requireUser(c),
+      parseIdList(c.req.valid("param").notification_ids as string, "notification_ids"),
+    );
     return ok(c, null);
   },
 );

@@ -20,7 +20,15 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-export const NOTIFICATION_INCLUDES = ["receiver", "sender", "article", "question", "answer", "comment", "reply"] as const;
+export const NOTIFICATION_INCLUDES = [
+  "receiver",
+  "sender",
+  "article",
+  "question",
+  "answer",
+  "comment",
+  "reply",
+] as const;
 export type NotificationInclude = (typeof NOTIFICATION_INCLUDES)[number];
 
 const int = () => z.number().int();
@@ -42,7 +50,10 @@ const CommentSummarySchema = z.object({
 });
 
 const related = <T extends z.ZodType>(schema: T, what: string) =>
-  schema.nullable().optional().openapi({ description: `when asked: ${what}; null when its id is 0 or it is missing or trashed` });
+  schema
+    .nullable()
+    .optional()
+    .openapi({ description: `when asked: ${what}; null when its id is 0 or it is missing or trashed` });
 
 const idField = (what: string) => int().openapi({ description: `${what}; 0 when the kind carries none` });
 
@@ -75,7 +86,9 @@ export const NotificationSchema = z
       answer: related(AnswerSummarySchema, "answer_id's summary"),
       comment: related(CommentSummarySchema, "comment_id's summary"),
       reply: related(CommentSummarySchema, "reply_id's summary"),
-    }).openapi({ description: "present when `include` asks for any; for a *_deleted kind the deleted item's key is absent" }),
+    }).openapi({
+      description: "present when `include` asks for any; for a *_deleted kind the deleted item's key is absent",
+    }),
   })
   .openapi("Notification");
 
@@ -92,11 +105,16 @@ export const NotificationPageQuery = z.object({
   ...pageQuery,
   include: includeQuery(NOTIFICATION_INCLUDES),
   type: typeFilter,
-  read: z.string().optional().openapi({ description: "`true`: read ones only; any other value: unread ones only; absent: all" }),
+  read: z
+    .string()
+    .optional()
+    .openapi({ description: "`true`: read ones only; any other value: unread ones only; absent: all" }),
 });
 
 export const NotificationIncludeQuery = z.object({ include: includeQuery(NOTIFICATION_INCLUDES) });
 
-export const NotificationCountSchema = z.object({ notification_count: int().openapi({ description: "unread notifications" }) });
+export const NotificationCountSchema = z.object({
+  notification_count: int().openapi({ description: "unread notifications" }),
+});
 
 export type NotificationPageQueryInput = z.infer<typeof NotificationPageQuery>;

@@ -5,7 +5,7 @@
  * records it answers with.
  */
 import type { IdSource } from "../../behaviours/id-source";
-import { runBatch, type Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { paginate, parsePage } from "../../lib/pagination";
@@ -17,27 +17,36 @@ import type { Relation } from "../content/relations";
 import {
   countUnread,
   markRead,
+  type NotificationFilter,
+  type NotificationRow,
   notificationsOf,
   ownNotifications,
   relatedSummary,
   removeNotifications,
   selectRelated,
-  type NotificationFilter,
-  type NotificationRow,
 } from "./repo";
 import type { Notification, NotificationInclude, NotificationPageQueryInput, NotificationType } from "./schema";
 
 type Row = Record<string, unknown> & { nid: number };
 
 /** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
-function notificationRelation(db: Db, view: View, include: Set<NotificationInclude>): ((ids: IdSource) => Relation) | null {
+function notificationRelation(
+  db: Db,
+  view: View,
+  include: Set<NotificationInclude>,
+): ((ids: IdSource) => Relation) | null {
   if (include.size === 0) return null;
   const names = [...include];
   return (ids) => ({
     statements: names.map((name) => selectRelated(db, name, ids)),
     resolve(results) {
-      const found = names.map((name) => [name, new Map((results.shift() as Row[]).map((row) => [row.nid, row]))] as const);
-      return (id) => Object.fromEntries(found.map(([name, rows]) => [name, rows.has(id) ? relatedSummary(name, rows.get(id)!, view) : null]));
+      const found = names.map(
+        (name) => [name, new Map((results.shift() as Row[]).map((row) => [row.nid, row]))] as const,
+      );
+      return (id) =>
+        Object.fromEntries(
+          found.map(([name, rows]) => [name, rows.has(id) ? relatedSummary(name, rows.get(id)!, view) : null]),
+        );
     },
   });
 }
@@ -57,23 +66,43 @@ const deletedKey: Partial<Record<NotificationType, NotificationInclude>> = {
 const presentNotification =
   (view: View) =>
   (row: NotificationRow, relationships: Relationships | undefined): Notification => {
-    const snapshot = row.content_deleted ? presentRecord(JSON.parse(row.content_deleted) as { delete_time: number }, view) : null;
+    const snapshot = row.content_deleted
+      ? presentRecord(JSON.parse(row.content_deleted) as { delete_time: number }, view)
+      : null;
     const deleted = deletedKey[row.type as NotificationType];
-    const shown = relationships && Object.fromEntries(Object.entries(relationships).filter(([name]) => name !== deleted));
+    const shown =
+      relationships && Object.fromEntries(Object.entries(relationships).filter(([name]) => name !== deleted));
     return { ...row, content_deleted: snapshot, ...(shown && { relationships: shown }) } as Notification;
   };
 
 /** `read`: absent → all; `true` → read ones; any other value → unread ones (behaviour.md 3.7). */
-export const readFilter = (read: string | undefined): boolean | undefined => (read === undefined ? undefined : read === "true");
+export const readFilter = (read: string | undefined): boolean | undefined =>
+  read === undefined ? undefined : read === "true";
 
 /** GET /notifications: the caller's, newest first, filtered by type and read state. */
-export function listNotifications(db: Db, view: View, caller: Caller, query: NotificationPageQueryInput, include: Set<NotificationInclude>): Promise<Page<Notification>> {
+export function listNotifications(
+  db: Db,
+  view: View,
+  caller: Caller,
+  query: NotificationPageQueryInput,
+  include: Set<NotificationInclude>,
+): Promise<Page<Notification>> {
   const filter: NotificationFilter = { type: query.type, read: readFilter(query.read) };
-  return loadPage(db, notificationsOf(caller.user_id, filter), parsePage(query), notificationRelation(db, view, include), presentNotification(view));
+  return loadPage(
+    db,
+    notificationsOf(caller.user_id, filter),
+    parsePage(query),
+    notificationRelation(db, view, include),
+    presentNotification(view),
+  );
 }
 
 /** GET /notifications/count: the caller's unread ones, of a type if asked. */
-export async function countNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<{ notification_count: number }> {
+export async function countNotifications(
+  db: Db,
+  caller: Caller,
+  type: NotificationType | undefined,
+): Promise<{ notification_count: number }> {
   const [row] = await countUnread(db, caller.user_id, type);
   return { notification_count: row?.n ?? 0 };
 }
@@ -93,7 +122,14 @@ export async function readNotifications(
   include: Set<NotificationInclude>,
 ): Promise<Page<Notification>> {
   const writes = markRead(db, caller.user_id, now(), { ids });
-  const data = await loadByIds(db, ownNotifications(caller.user_id), ids, notificationRelation(db, view, include), presentNotification(view), writes);
+  const data = await loadByIds(
+    db,
+    ownNotifications(caller.user_id),
+    ids,
+    notificationRelation(db, view, include),
+    presentNotification(view),
+    writes,
+  );
   if (single && data.length === 0) throw new ApiError("NOTIFICATION_NOT_FOUND");
   return { data, pagination: paginate({ page: 1, per_page: ids.length, offset: 0 }, data.length) };
 }
@@ -109,6 +145,10 @@ export async function deleteNotifications(db: Db, caller: Caller, ids: number[])
 }
 
 /** DELETE /notifications: all the caller's (of a type). */
-export async function deleteAllNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<void> {
+export async function deleteAllNotifications(
+  db: Db,
+  caller: Caller,
+  type: NotificationType | undefined,
+): Promise<void> {
   await runBatch(db, removeNotifications(db, caller.user_id, { type }));
 }

@@ -3,10 +3,10 @@ import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createRouter } from "../../app-router";
 import { runBatch } from "../../db/client";
-import { adminRequired, isAdmin } from "../../middleware/context";
 import { ok } from "../../lib/envelope";
 import { adminAccess, jsonBody, okResponse, z } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
+import { adminRequired, isAdmin } from "../../middleware/context";
 import { optionFields, optionNames, optionsFromRows, visibleOptions } from "./fields";
 import { sentName, toSpecNames } from "./legacy-names";
 import { cacheOptions, selectOptionRows, upsertOptionStatements } from "./store";
@@ -20,7 +20,9 @@ function optionProperty(name: string) {
 
 const OptionsSchema = z
   .object(Object.fromEntries(optionNames.map((name) => [name, optionProperty(name)])))
-  .openapi("Options", { description: "The site settings record; administrators see every field, others the 32 public ones." });
+  .openapi("Options", {
+    description: "The site settings record; administrators see every field, others the 32 public ones.",
+  });
 
 const router = createRouter();
 

@@ -4,8 +4,14 @@ import { questions } from "../../db/schema";
 import { contentKinds } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
 import { presentRecord, type QuestionRow } from "../content/present";
-import { authorRelation, followingRelation, includedRelations, topicsRelation, votingRelation } from "../content/relations";
-import { QUESTION_INCLUDES, QUESTION_ORDER, QuestionSchema, type Question, type QuestionInclude } from "./schema";
+import {
+  authorRelation,
+  followingRelation,
+  includedRelations,
+  topicsRelation,
+  votingRelation,
+} from "../content/relations";
+import { QUESTION_INCLUDES, QUESTION_ORDER, type Question, type QuestionInclude, QuestionSchema } from "./schema";
 
 export const questionRecords: ContentRecords<QuestionRow, Question, QuestionInclude> = {
   kind: contentKinds.question,

@@ -10,9 +10,15 @@ export function insertQuestion(db: Db, fields: Content & { user_id: number; titl
 }
 
 export function countNewQuestion(db: Db, userId: number) {
-  return db.update(users).set({ question_count: sql`${users.question_count} + 1` }).where(eq(users.user_id, userId));
+  return db
+    .update(users)
+    .set({ question_count: sql`${users.question_count} + 1` })
+    .where(eq(users.user_id, userId));
 }
 
 export function updateQuestion(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number) {
-  return db.update(questions).set({ ...changes, update_time: time }).where(eq(questions.question_id, id));
+  return db
+    .update(questions)
+    .set({ ...changes, update_time: time })
+    .where(eq(questions.question_id, id));
 }

@@ -43,7 +43,8 @@ mountList(router, {
   path: "/questions",
   tags,
   summary: "List questions",
-  description: "Default order `-update_time`. Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
+  description:
+    "Default order `-update_time`. Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
   query: QuestionListQuery,
   item: QuestionSchema,
   load: (db, view, query) => listQuestions(db, view, query, includeOf(query)),
@@ -77,7 +78,8 @@ router.openapi(
     request: { params: QuestionIdParam, query: QuestionIncludeQuery },
     responses: okResponse(QuestionSchema),
   }),
-  async (c) => ok(c, await getQuestion(c.get("db"), viewOf(c), c.req.valid("param").question_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getQuestion(c.get("db"), viewOf(c), c.req.valid("param").question_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -91,12 +93,26 @@ router.openapi(
       "settings (202002-202006; administrators may always), then the body. Only the fields sent change.",
     ...authorAccess,
     middleware: [loginRequired],
-    request: { params: QuestionIdParam, query: QuestionIncludeQuery, body: laterCheckedBody(router, "QuestionEdit", QuestionEditBody) },
+    request: {
+      params: QuestionIdParam,
+      query: QuestionIncludeQuery,
+      body: laterCheckedBody(router, "QuestionEdit", QuestionEditBody),
+    },
     responses: okResponse(QuestionSchema),
   }),
   async (c) => {
     const include = includeOf(c.req.valid("query"));
-    return ok(c, await editQuestion(c.get("db"), viewOf(c), requireUser(c), c.req.valid("param").question_id, await readBody(c), include));
+    return ok(
+      c,
+      await editQuestion(
+        c.get("db"),
+        viewOf(c),
+        requireUser(c),
+        c.req.valid("param").question_id,
+        await readBody(c),
+        include,
+      ),
+    );
   },
 );
 

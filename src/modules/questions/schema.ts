@@ -4,9 +4,9 @@ import type { OrderRule } from "../../lib/order";
 import {
   adminOnly,
   contentFields,
+  TopicSummarySchema,
   titleField,
   topicIdsField,
-  TopicSummarySchema,
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
@@ -16,7 +16,12 @@ export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting"] as
 export type QuestionInclude = (typeof QUESTION_INCLUDES)[number];
 
 export const QuestionSummarySchema = z
-  .object({ question_id: z.number().int(), title: z.string(), create_time: z.number().int(), update_time: z.number().int() })
+  .object({
+    question_id: z.number().int(),
+    title: z.string(),
+    create_time: z.number().int(),
+    update_time: z.number().int(),
+  })
   .openapi("QuestionSummary");
 
 export const QuestionSchema = z
@@ -34,7 +39,10 @@ export const QuestionSchema = z
     vote_down_count: z.number().int(),
     last_answer_time: z.number().int(),
     create_time: z.number().int(),
-    update_time: z.number().int().openapi({ description: "moved by editing the title or content, and by a new answer" }),
+    update_time: z
+      .number()
+      .int()
+      .openapi({ description: "moved by editing the title or content, and by a new answer" }),
     delete_time: adminOnly(z.number().int()),
     relationships: relationships({
       user: UserSummarySchema.nullable().optional(),
@@ -57,7 +65,8 @@ export type QuestionCreate = z.infer<typeof QuestionCreateBody>;
 export const QuestionEditBody = z
   .object({ title: titleField.optional(), ...contentFields, topic_ids: topicIdsField.optional() })
   .openapi("QuestionEdit", {
-    description: "Only the fields sent change. A title or content edit moves update_time; topic_ids replaces the set and does not.",
+    description:
+      "Only the fields sent change. A title or content edit moves update_time; topic_ids replaces the set and does not.",
   });
 
 export type QuestionOrderField = "vote_count" | "create_time" | "update_time" | "delete_time";

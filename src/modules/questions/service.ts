@@ -7,7 +7,12 @@ import { questionRecords } from "./records";
 import { countNewQuestion, insertQuestion, updateQuestion } from "./repo";
 import { QuestionEditBody } from "./schema";
 
-const questions = titledPosts("question", questionRecords, { insert: insertQuestion, countNew: countNewQuestion, update: updateQuestion }, QuestionEditBody);
+const questions = titledPosts(
+  "question",
+  questionRecords,
+  { insert: insertQuestion, countNew: countNewQuestion, update: updateQuestion },
+  QuestionEditBody,
+);
 
 export const {
   list: listQuestions,

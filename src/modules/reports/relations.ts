@@ -9,14 +9,15 @@ import { reports } from "../../db/schema";
 import type { View } from "../../lib/view";
 import type { Relationships } from "../content/present";
 import { authorRelation, includedRelations, type Relation } from "../content/relations";
+import type { SummaryRow } from "../content/summaries";
 import { selectTargets } from "./repo";
 import type { GroupInclude, ReportInclude } from "./schema";
-import type { SummaryRow } from "../content/summaries";
-import { reportables, type ReportableType, type Target } from "./targets";
+import { type ReportableType, reportables, type Target } from "./targets";
 
 type TargetRow = SummaryRow & { id: number };
 
-const summaryOf = (type: ReportableType, row: SummaryRow | undefined, view: View) => (row ? reportables[type].summary(row, view) : null);
+const summaryOf = (type: ReportableType, row: SummaryRow | undefined, view: View) =>
+  row ? reportables[type].summary(row, view) : null;
 
 /** `reporter`: each report's reporter, through the report's user_id. */
 function reporterRelation(db: Db, view: View, ids: IdSource): Relation {
@@ -42,7 +43,12 @@ function targetRelation(db: Db, view: View, target: Target): Relation {
 }
 
 /** The relations of a page of reports on `target`; null when nothing is included (no `relationships` key). */
-export function reportRelation(db: Db, view: View, target: Target, include: Set<ReportInclude>): ((ids: IdSource) => Relation) | null {
+export function reportRelation(
+  db: Db,
+  view: View,
+  target: Target,
+  include: Set<ReportInclude>,
+): ((ids: IdSource) => Relation) | null {
   return includedRelations(include, (ids) => [
     include.has("reporter") && reporterRelation(db, view, ids),
     include.has(target.type) && targetRelation(db, view, target),
@@ -69,7 +75,9 @@ export function groupRelation(
   return {
     statements: types.map((type) => selectTargets(db, type, idsOf(type))),
     resolve(results) {
-      const found = new Map(types.map((type) => [type, new Map((results.shift() as TargetRow[]).map((row) => [row.id, row]))]));
+      const found = new Map(
+        types.map((type) => [type, new Map((results.shift() as TargetRow[]).map((row) => [row.id, row]))]),
+      );
       return (type, id) => {
         const rows = found.get(type);
         return rows ? { [type]: summaryOf(type, rows.get(id), view) } : {};

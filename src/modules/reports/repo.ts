@@ -2,17 +2,18 @@
  * Queries on reports. A report's target is a (type, id) pair; one report per user and target is the table's
  * unique key (DECISIONS.md), so a duplicate is found by the insert itself, never by a read before it.
  */
-import { and, count, desc, eq, getTableColumns, max, sql, type SQL } from "drizzle-orm";
-import { inIds, type IdSource } from "../../behaviours/id-source";
+import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
+import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { reports } from "../../db/schema";
 import type { PageRequest } from "../../lib/pagination";
 import type { ListSource } from "../content/page";
-import { reportables, type ReportableType, type Target } from "./targets";
+import { type ReportableType, reportables, type Target } from "./targets";
 
 export type ReportRow = typeof reports.$inferSelect;
 
-const onTarget = (target: Target): SQL => and(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id))!;
+const onTarget = (target: Target): SQL =>
+  and(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id))!;
 
 function isLive(type: ReportableType, ids: IdSource): SQL {
   const kind = reportables[type];
@@ -24,7 +25,10 @@ export function selectTargets(db: Db, type: ReportableType, ids: IdSource) {
   const kind = reportables[type];
   // Aliased: D1 batches return rows keyed by column name, so the id column selected twice would collapse.
   const id = sql<number>`${kind.id}`.as("id");
-  return db.select({ id, ...kind.summaryColumns }).from(kind.table).where(isLive(type, ids));
+  return db
+    .select({ id, ...kind.summaryColumns })
+    .from(kind.table)
+    .where(isLive(type, ids));
 }
 
 /**
@@ -67,21 +71,33 @@ export function reportsOf(target: Target): ListSource {
 export function groupStatements(db: Db, type: ReportableType | undefined, page: PageRequest) {
   const where = type ? eq(reports.reportable_type, type) : undefined;
   const rows = db
-    .select({ reportable_id: reports.reportable_id, reportable_type: reports.reportable_type, reporter_count: count().as("reporter_count") })
+    .select({
+      reportable_id: reports.reportable_id,
+      reportable_type: reports.reportable_type,
+      reporter_count: count().as("reporter_count"),
+    })
     .from(reports)
     .where(where)
     .groupBy(reports.reportable_type, reports.reportable_id)
     .orderBy(desc(max(reports.create_time)), desc(max(reports.report_id)))
     .limit(page.per_page)
     .offset(page.offset);
-  const targets = db.selectDistinct({ type: reports.reportable_type, id: reports.reportable_id }).from(reports).where(where).as("report_targets");
+  const targets = db
+    .selectDistinct({ type: reports.reportable_type, id: reports.reportable_id })
+    .from(reports)
+    .where(where)
+    .as("report_targets");
   const pageRows = rows.as("report_page");
   return {
     total: db.select({ total: count() }).from(targets),
     rows,
     /** The ids of the page's targets of one type, as a subquery, so their summaries load in the page's batch. */
     idsOf: (targetType: ReportableType) =>
-      db.select({ id: pageRows.reportable_id }).from(pageRows).where(eq(pageRows.reportable_type, targetType)).$dynamic(),
+      db
+        .select({ id: pageRows.reportable_id })
+        .from(pageRows)
+        .where(eq(pageRows.reportable_type, targetType))
+        .$dynamic(),
   };
 }
 
@@ -89,5 +105,7 @@ export function groupStatements(db: Db, type: ReportableType | undefined, page: 
 export function deleteReportsOn(db: Db, targets: Target[]): BatchStatement[] {
   const idsByType = new Map<ReportableType, number[]>();
   for (const { type, id } of targets) idsByType.set(type, [...(idsByType.get(type) ?? []), id]);
-  return [...idsByType].map(([type, ids]) => db.delete(reports).where(and(eq(reports.reportable_type, type), inIds(reports.reportable_id, ids))));
+  return [...idsByType].map(([type, ids]) =>
+    db.delete(reports).where(and(eq(reports.reportable_type, type), inIds(reports.reportable_id, ids))),
+  );
 }

@@ -10,10 +10,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
 import { ok, page } from "../../lib/envelope";
 import { parseInclude } from "../../lib/include";
+import { laterCheckedBody, readBody } from "../../lib/late-body";
 import { adminAccess, authSecurity, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
-import { laterCheckedBody, readBody } from "../../lib/late-body";
 import {
   GROUP_INCLUDES,
   REPORT_INCLUDES,
@@ -111,7 +111,9 @@ router.openapi(
     ...adminAccess,
     middleware: [adminRequired],
     request: {
-      params: TargetParam(`${TARGET_DESCRIPTION} Or a comma list of at most 100 of them (more: 200001), e.g. \`question:1,answer:2\`.`),
+      params: TargetParam(
+        `${TARGET_DESCRIPTION} Or a comma list of at most 100 of them (more: 200001), e.g. \`question:1,answer:2\`.`,
+      ),
     },
     responses: nullResponse,
   }),

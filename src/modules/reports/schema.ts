@@ -3,8 +3,8 @@
  * report group of the administrators' list, the reason body and the queries.
  */
 import { includeQuery, pageQuery, relationships, z } from "../../lib/openapi";
-import { QuestionSummarySchema } from "../questions/schema";
 import { UserSummarySchema } from "../content/schema";
+import { QuestionSummarySchema } from "../questions/schema";
 import { REPORTABLE_TYPES } from "./targets";
 
 const int = () => z.number().int();
@@ -20,7 +20,12 @@ export type ReportInclude = (typeof REPORT_INCLUDES)[number];
 
 // Left unnamed: the spec's shared summaries are not registered components yet, and a name chosen here could
 // clash with another module's.
-const ArticleSummarySchema = z.object({ article_id: int(), title: z.string(), create_time: time(), update_time: time() });
+const ArticleSummarySchema = z.object({
+  article_id: int(),
+  title: z.string(),
+  create_time: time(),
+  update_time: time(),
+});
 const AnswerSummarySchema = z.object({
   answer_id: int(),
   question_id: int(),
@@ -36,7 +41,10 @@ const CommentSummarySchema = z.object({
 });
 
 const summary = <T extends z.ZodType>(schema: T, type: string) =>
-  schema.nullable().optional().openapi({ description: `when asked and the target is a ${type}; null when it is missing or trashed` });
+  schema
+    .nullable()
+    .optional()
+    .openapi({ description: `when asked and the target is a ${type}; null when it is missing or trashed` });
 
 const targetSummaries = {
   question: summary(QuestionSummarySchema, "question"),

@@ -3,7 +3,7 @@
  * administrators' lists and deletes. Each request is one batch after authentication: a list with every include
  * in the page's batch; a new report with its target check and duplicate detection in the insert's batch.
  */
-import { runBatch, type Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { paginate, parsePage } from "../../lib/pagination";
@@ -12,20 +12,20 @@ import { zodToApiError } from "../../lib/validation";
 import type { View } from "../../lib/view";
 import { loadPage, type Page } from "../content/page";
 import type { Relationships } from "../content/present";
+import type { SummaryRow } from "../content/summaries";
 import { presentUserSummary } from "../users/present";
 import { groupRelation, reportRelation } from "./relations";
-import { deleteReportsOn, groupStatements, insertReport, reportsOf, selectTargets, type ReportRow } from "./repo";
+import { deleteReportsOn, groupStatements, insertReport, type ReportRow, reportsOf, selectTargets } from "./repo";
 import {
-  ReportBody,
   type GroupInclude,
   type Report,
+  ReportBody,
   type ReportGroup,
   type ReportGroupQueryInput,
   type ReportInclude,
   type ReportPageQueryInput,
 } from "./schema";
-import type { SummaryRow } from "../content/summaries";
-import { reportables, type ReportableType, type Target } from "./targets";
+import { type ReportableType, reportables, type Target } from "./targets";
 
 const presentReport = (row: ReportRow, relationships: Relationships | undefined): Report =>
   ({ ...row, ...(relationships && { relationships }) }) as Report;
@@ -34,7 +34,14 @@ const presentReport = (row: ReportRow, relationships: Relationships | undefined)
  * POST /reports/{type}:{id}. Checks in the reference's order (behaviour.md 3.8): type (parsed with the path),
  * target, reason, duplicate. Reporting oneself or one's own content is allowed.
  */
-export async function createReport(db: Db, view: View, caller: Caller, target: Target, raw: unknown, include: Set<ReportInclude>): Promise<Report> {
+export async function createReport(
+  db: Db,
+  view: View,
+  caller: Caller,
+  target: Target,
+  raw: unknown,
+  include: Set<ReportInclude>,
+): Promise<Report> {
   const kind = reportables[target.type];
   const parsed = ReportBody.safeParse(raw);
   if (!parsed.success) {
@@ -61,7 +68,13 @@ export async function createReport(db: Db, view: View, caller: Caller, target: T
 }
 
 /** GET /reports/{type}:{id} (spec operation 7): the target's reports, newest first; none is an empty page. */
-export function listReportsOf(db: Db, view: View, target: Target, query: ReportPageQueryInput, include: Set<ReportInclude>): Promise<Page<Report>> {
+export function listReportsOf(
+  db: Db,
+  view: View,
+  target: Target,
+  query: ReportPageQueryInput,
+  include: Set<ReportInclude>,
+): Promise<Page<Report>> {
   return loadPage(db, reportsOf(target), parsePage(query), reportRelation(db, view, target, include), presentReport);
 }
 
@@ -72,7 +85,12 @@ interface GroupRow {
 }
 
 /** GET /reports: one group per reported target, the most recently reported first, with the total of targets. */
-export async function listReportGroups(db: Db, view: View, query: ReportGroupQueryInput, include: Set<GroupInclude>): Promise<Page<ReportGroup>> {
+export async function listReportGroups(
+  db: Db,
+  view: View,
+  query: ReportGroupQueryInput,
+  include: Set<GroupInclude>,
+): Promise<Page<ReportGroup>> {
   const request = parsePage(query);
   const { total, rows, idsOf } = groupStatements(db, query.reportable_type, request);
   const relation = groupRelation(db, view, include, idsOf);
@@ -81,7 +99,10 @@ export async function listReportGroups(db: Db, view: View, query: ReportGroupQue
   const groups = results.shift() as GroupRow[];
   const relationsOf = relation?.resolve(results);
   return {
-    data: groups.map((group) => ({ ...group, ...(relationsOf && { relationships: relationsOf(group.reportable_type, group.reportable_id) }) })),
+    data: groups.map((group) => ({
+      ...group,
+      ...(relationsOf && { relationships: relationsOf(group.reportable_type, group.reportable_id) }),
+    })),
     pagination: paginate(request, counted?.total ?? 0),
   };
 }

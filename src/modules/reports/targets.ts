@@ -5,10 +5,16 @@
 import type { reports } from "../../db/schema";
 import { ApiError, validationError } from "../../lib/errors";
 import { isPositiveIntString, MAX_IDS } from "../../lib/ids";
-import { summaries, type Summarised } from "../content/summaries";
+import { type Summarised, summaries } from "../content/summaries";
 
 export type ReportableType = (typeof reports.$inferSelect)["reportable_type"];
-export const REPORTABLE_TYPES = ["question", "answer", "article", "comment", "user"] as const satisfies readonly ReportableType[];
+export const REPORTABLE_TYPES = [
+  "question",
+  "answer",
+  "article",
+  "comment",
+  "user",
+] as const satisfies readonly ReportableType[];
 
 /** Every kind that has a summary can be reported. */
 export const reportables: Record<ReportableType, Summarised> = summaries;
@@ -18,7 +24,8 @@ export interface Target {
   id: number;
 }
 
-const isReportableType = (value: string): value is ReportableType => (REPORTABLE_TYPES as readonly string[]).includes(value);
+const isReportableType = (value: string): value is ReportableType =>
+  (REPORTABLE_TYPES as readonly string[]).includes(value);
 
 /**
  * One `{reportable_type}:{reportable_id}`. The type is checked first (207002, behaviour.md 3.8); a part without

@@ -60,6 +60,7 @@ export function resolveRange(startText: string | undefined, endText: string | un
   const last = dayParam("end_date", endText) ?? today;
   const first = start ?? last - (DEFAULT_RANGE_DAYS - 1);
   if (first > last) throw validationError({ start_date: "must not be after end_date" });
-  if (last - first + 1 > MAX_RANGE_DAYS) throw validationError({ start_date: `the range can span at most ${MAX_RANGE_DAYS} days` });
+  if (last - first + 1 > MAX_RANGE_DAYS)
+    throw validationError({ start_date: `the range can span at most ${MAX_RANGE_DAYS} days` });
   return { first, last };
 }

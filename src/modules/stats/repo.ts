@@ -1,5 +1,5 @@
 /** The statistics queries: one statement per requested key, so a whole request fits in one batch. */
-import { and, count, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { answers, articles, comments, questions, users } from "../../db/schema";

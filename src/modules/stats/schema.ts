@@ -23,7 +23,13 @@ export const STAT_NAMES = [
 ] as const satisfies readonly StatName[];
 
 const dateParam = (description: string) =>
-  z.string().optional().openapi({ description: `${description}; YYYY-MM-DD (UTC), month and day may drop the leading zero`, example: "2020-05-12" });
+  z
+    .string()
+    .optional()
+    .openapi({
+      description: `${description}; YYYY-MM-DD (UTC), month and day may drop the leading zero`,
+      example: "2020-05-12",
+    });
 
 export const StatsQuery = z.object({
   include: includeQuery(STAT_NAMES),
@@ -31,7 +37,9 @@ export const StatsQuery = z.object({
   end_date: dateParam("last day of the new_* series, included; default: today; at most 366 days after start_date"),
 });
 
-const DayCountSchema = z.object({ date: z.string().openapi({ example: "2020-05-12" }), count: z.number().int() }).openapi("DayCount");
+const DayCountSchema = z
+  .object({ date: z.string().openapi({ example: "2020-05-12" }), count: z.number().int() })
+  .openapi("DayCount");
 
 export const SystemInfoSchema = z
   .object({
@@ -41,13 +49,18 @@ export const SystemInfoSchema = z
     storage: z.string(),
     cache: z.string(),
   })
-  .openapi("SystemInfo", { description: "This deployment's platform; replaces the original's PHP, web server and disk fields." });
+  .openapi("SystemInfo", {
+    description: "This deployment's platform; replaces the original's PHP, web server and disk fields.",
+  });
 
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;
 
 const total = (description: string) => z.number().int().optional().openapi({ description });
 const perDay = (what: string, hidden = "trashed") =>
-  z.array(DayCountSchema).optional().openapi({ description: `${what} created on each UTC day of the range, ${hidden} ones included, 0-filled` });
+  z
+    .array(DayCountSchema)
+    .optional()
+    .openapi({ description: `${what} created on each UTC day of the range, ${hidden} ones included, 0-filled` });
 
 export const StatsSchema = z
   .object({

@@ -2,10 +2,10 @@
  * GET /stats (behaviour.md section 8): every requested count in one `db.batch()`, so the route costs at most
  * two D1 round trips with authentication, whatever `include` names.
  */
-import { runBatch, type Db } from "../../db/client";
-import { daysOf, type DayRange } from "./dates";
+import { type Db, runBatch } from "../../db/client";
+import { type DayRange, daysOf } from "./dates";
 import { selectPerDay, selectTotal } from "./repo";
-import { STAT_NAMES, type CountedKind, type DayCount, type StatName, type Stats } from "./schema";
+import { type CountedKind, type DayCount, STAT_NAMES, type StatName, type Stats } from "./schema";
 import { systemInfo } from "./system-info";
 
 type CountName = Exclude<StatName, "system_info">;
@@ -27,7 +27,10 @@ function fillDays(range: DayRange, rows: DayCount[]): DayCount[] {
 /** The requested keys only, in the reference's order; `range` bounds the `new_*` series. */
 export async function loadStats(db: Db, include: Set<StatName>, range: DayRange): Promise<Stats> {
   const counts = STAT_NAMES.filter((name): name is CountName => name !== "system_info" && include.has(name));
-  const results = await runBatch(db, counts.map((name) => statement(db, name, range)));
+  const results = await runBatch(
+    db,
+    counts.map((name) => statement(db, name, range)),
+  );
   const stats: Stats = include.has("system_info") ? { system_info: systemInfo } : {};
   counts.forEach((name, i) => {
     const [measure, kind] = split(name);

@@ -5,7 +5,10 @@ import { topics } from "../../db/schema";
 
 /** The current cover of a live topic (none when the topic is missing or trashed). */
 export function selectLiveCover(db: Db, id: number) {
-  return db.select({ cover: topics.cover }).from(topics).where(and(eq(topics.topic_id, id), eq(topics.delete_time, 0)));
+  return db
+    .select({ cover: topics.cover })
+    .from(topics)
+    .where(and(eq(topics.topic_id, id), eq(topics.delete_time, 0)));
 }
 
 export function setCover(db: Db, id: number, path: string) {

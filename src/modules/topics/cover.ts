@@ -5,8 +5,8 @@
  * `cover` (the reference's 205002 is never used).
  */
 import type { Context } from "hono";
-import { runBatch, type Db } from "../../db/client";
-import { validationError, type ApiError } from "../../lib/errors";
+import { type Db, runBatch } from "../../db/client";
+import { type ApiError, validationError } from "../../lib/errors";
 import { formFile, readUploadForm } from "../../lib/images/upload";
 import { inspectImage } from "../../lib/images/variants";
 import { deleteImageSet, ImageError, ownerFolder, storeImageSet, TOPIC_COVER_SIZES } from "../../lib/storage";
@@ -14,13 +14,14 @@ import { zodToApiError } from "../../lib/validation";
 import type { View } from "../../lib/view";
 import { topicCover } from "../content/present";
 import { deleteNewTopic, selectLiveCover, setCover } from "./cover-repo";
-import { TopicCreateBody, TopicEditBody, type Topic, type TopicChanges, type TopicInclude } from "./schema";
+import { type Topic, type TopicChanges, TopicCreateBody, TopicEditBody, type TopicInclude } from "./schema";
 import { createTopic, editTopic } from "./service";
 
 /** As for avatars and content images: 5 MiB keeps a decode inside a Worker's memory. */
 export const TOPIC_COVER_LIMIT = 5 * 1024 * 1024;
 
-const coverError = (error: ImageError): ApiError => validationError({ cover: error.message }, error.tooLarge ? 413 : 400);
+const coverError = (error: ImageError): ApiError =>
+  validationError({ cover: error.message }, error.tooLarge ? 413 : 400);
 
 /** Runs `work`, turning its ImageErrors into the cover's 200001. */
 async function asCoverError<T>(work: () => Promise<T>): Promise<T> {
@@ -60,7 +61,9 @@ export const readEditForm = (request: Request) => readForm(request, TopicEditBod
 
 async function storeCover(bucket: R2Bucket, id: number, cover: Uint8Array): Promise<string> {
   const folder = await ownerFolder("topic-cover", id);
-  return asCoverError(async () => (await storeImageSet(bucket, (name) => `${folder}/${name}`, cover, TOPIC_COVER_SIZES)).path);
+  return asCoverError(
+    async () => (await storeImageSet(bucket, (name) => `${folder}/${name}`, cover, TOPIC_COVER_SIZES)).path,
+  );
 }
 
 /**
@@ -120,7 +123,9 @@ export async function editTopicFromForm(
   }
   // After the row moved on, a failed delete only leaves unnamed files: logged, never failing the edit.
   if (before.cover && before.cover !== path) {
-    await deleteImageSet(bucket, before.cover, TOPIC_COVER_SIZES).catch((error) => console.error(`deleting topic cover ${before.cover} failed:`, error));
+    await deleteImageSet(bucket, before.cover, TOPIC_COVER_SIZES).catch((error) =>
+      console.error(`deleting topic cover ${before.cover} failed:`, error),
+    );
   }
   return topic;
 }
@@ -164,6 +169,9 @@ export function topicBody(json: typeof TopicCreateBody | typeof TopicEditBody, r
  * media type has a zod schema, and the multipart one cannot (a zod form schema would make it read the body
  * without the upload limit); the runtime validation is the same.
  */
-export function validJson<S extends typeof TopicCreateBody | typeof TopicEditBody>(c: Context, _schema: S): S["_output"] {
+export function validJson<S extends typeof TopicCreateBody | typeof TopicEditBody>(
+  c: Context,
+  _schema: S,
+): S["_output"] {
   return (c.req as unknown as { valid(target: "json"): S["_output"] }).valid("json");
 }

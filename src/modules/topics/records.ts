@@ -4,7 +4,7 @@ import { contentKinds } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
 import { presentTopic, type TopicRow } from "../content/present";
 import { followingRelation, includedRelations } from "../content/relations";
-import { TOPIC_INCLUDES, TOPIC_ORDER, TopicSchema, type Topic, type TopicInclude } from "./schema";
+import { TOPIC_INCLUDES, TOPIC_ORDER, type Topic, type TopicInclude, TopicSchema } from "./schema";
 
 export const topicRecords: ContentRecords<TopicRow, Topic, TopicInclude> = {
   kind: contentKinds.topic,
@@ -12,6 +12,8 @@ export const topicRecords: ContentRecords<TopicRow, Topic, TopicInclude> = {
   order: TOPIC_ORDER,
   schema: TopicSchema,
   relation: (db, view, include) =>
-    includedRelations(include, (ids) => [include.has("is_following") && followingRelation(db, view, followTargets.topic, ids)]),
+    includedRelations(include, (ids) => [
+      include.has("is_following") && followingRelation(db, view, followTargets.topic, ids),
+    ]),
   present: (view) => (row, relationships) => presentTopic(row, view, relationships) as Topic,
 };

@@ -3,7 +3,7 @@
  * (`topicables`). Names are compared through the same lower() the partial unique index uses, so a lookup and
  * the index agree on what counts as the same name among live topics (DECISIONS.md).
  */
-import { and, eq, exists, inArray, ne, notExists, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
 import { inIds } from "../../behaviours/id-source";
 import type { Db } from "../../db/client";
 import { topicables, topics } from "../../db/schema";
@@ -26,7 +26,10 @@ export function selectTopic(db: Db, id: number) {
 
 /** Which of `ids` are live topics. */
 export function selectLiveTopicIds(db: Db, ids: number[]) {
-  return db.select({ topic_id: topics.topic_id }).from(topics).where(and(inIds(topics.topic_id, ids), live));
+  return db
+    .select({ topic_id: topics.topic_id })
+    .from(topics)
+    .where(and(inIds(topics.topic_id, ids), live));
 }
 
 /** Another live topic with this name (case-insensitive), other than `exceptId`. */
@@ -57,7 +60,10 @@ export function selectForEdit(db: Db, id: number, name?: string) {
 /** Applies an edit to a live topic; guarded so that a taken name changes nothing rather than break the index. */
 export function updateTopic(db: Db, id: number, changes: TopicChanges) {
   const free = changes.name === undefined ? undefined : notExists(otherNamed(db, changes.name, id));
-  return db.update(topics).set(changes).where(and(eq(topics.topic_id, id), live, free));
+  return db
+    .update(topics)
+    .set(changes)
+    .where(and(eq(topics.topic_id, id), live, free));
 }
 
 /** The item in `topicables` statements: its id, or a (parenthesised) subquery naming an item inserted earlier in the batch. */
@@ -66,7 +72,11 @@ type ItemId = number | SQL;
 const counterOf = (type: TopicableType) => (type === "question" ? "question_count" : "article_count");
 
 const linkOf = (type: TopicableType, itemId: ItemId) =>
-  and(eq(topicables.topicable_type, type), sql`${topicables.topicable_id} = ${itemId}`, eq(topicables.topic_id, topics.topic_id));
+  and(
+    eq(topicables.topicable_type, type),
+    sql`${topicables.topicable_id} = ${itemId}`,
+    eq(topicables.topic_id, topics.topic_id),
+  );
 
 /**
  * Files an item under live topics, in the order given (the `topics` include lists them in link order). The
@@ -78,7 +88,13 @@ export function linkTopics(db: Db, type: TopicableType, itemId: ItemId, topicIds
   const count = db
     .update(topics)
     .set({ [counter]: sql`${topics[counter]} + 1` })
-    .where(and(inIds(topics.topic_id, topicIds), live, notExists(db.select({ one: sql`1` }).from(topicables).where(linkOf(type, itemId)))));
+    .where(
+      and(
+        inIds(topics.topic_id, topicIds),
+        live,
+        notExists(db.select({ one: sql`1` }).from(topicables).where(linkOf(type, itemId))),
+      ),
+    );
   const wanted = sql`json_each(${JSON.stringify(topicIds)})`;
   const link = db
     .insert(topicables)

@@ -13,8 +13,24 @@ import { mountList, mountUserList } from "../../lib/list-routes";
 import { adminAccess, okResponse, pathId } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired } from "../../middleware/context";
-import { createTopicFromForm, editTopicFromForm, isForm, readCreateForm, readEditForm, topicBody, validJson } from "./cover";
-import { TOPIC_INCLUDES, TopicCreateBody, TopicEditBody, TopicIncludeQuery, TopicListQuery, TopicPageQuery, TopicSchema } from "./schema";
+import {
+  createTopicFromForm,
+  editTopicFromForm,
+  isForm,
+  readCreateForm,
+  readEditForm,
+  topicBody,
+  validJson,
+} from "./cover";
+import {
+  TOPIC_INCLUDES,
+  TopicCreateBody,
+  TopicEditBody,
+  TopicIncludeQuery,
+  TopicListQuery,
+  TopicPageQuery,
+  TopicSchema,
+} from "./schema";
 import { createTopic, editTopic, getTopic, listFollowedTopics, listTopics } from "./service";
 
 const router = createRouter();
@@ -26,7 +42,8 @@ mountList(router, {
   path: "/topics",
   tags,
   summary: "List topics",
-  description: "Default order `topic_id` ascending. Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
+  description:
+    "Default order `topic_id` ascending. Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
   query: TopicListQuery,
   item: TopicSchema,
   load: (db, view, query) => listTopics(db, view, query, includeOf(query)),
@@ -46,7 +63,8 @@ router.openapi(
   }),
   async (c) => {
     const [db, view, include] = [c.get("db"), viewOf(c), includeOf(c.req.valid("query"))];
-    if (isForm(c.req.raw)) return ok(c, await createTopicFromForm(db, c.env.BUCKET, view, await readCreateForm(c.req.raw), include));
+    if (isForm(c.req.raw))
+      return ok(c, await createTopicFromForm(db, c.env.BUCKET, view, await readCreateForm(c.req.raw), include));
     return ok(c, await createTopic(db, view, validJson(c, TopicCreateBody), include));
   },
 );
@@ -61,7 +79,8 @@ router.openapi(
     request: { params: TopicIdParam, query: TopicIncludeQuery },
     responses: okResponse(TopicSchema),
   }),
-  async (c) => ok(c, await getTopic(c.get("db"), viewOf(c), c.req.valid("param").topic_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getTopic(c.get("db"), viewOf(c), c.req.valid("param").topic_id, includeOf(c.req.valid("query")))),
 );
 
 // The original edits topics with POST because its form carries a cover file; PATCH is the JSON client's verb.
@@ -72,15 +91,22 @@ for (const method of ["post", "patch"] as const) {
       path: "/topics/{topic_id}",
       tags,
       summary: "Edit a topic (administrators)",
-      description: "Only the fields sent change. A live topic only (205001); a taken name is a 200001 on `name` with status 409.",
+      description:
+        "Only the fields sent change. A live topic only (205001); a taken name is a 200001 on `name` with status 409.",
       ...adminAccess,
       middleware: [adminRequired],
       request: { params: TopicIdParam, query: TopicIncludeQuery, body: topicBody(TopicEditBody, false) },
       responses: okResponse(TopicSchema),
     }),
     async (c) => {
-      const [db, view, id, include] = [c.get("db"), viewOf(c), c.req.valid("param").topic_id, includeOf(c.req.valid("query"))];
-      if (isForm(c.req.raw)) return ok(c, await editTopicFromForm(db, c.env.BUCKET, view, id, await readEditForm(c.req.raw), include));
+      const [db, view, id, include] = [
+        c.get("db"),
+        viewOf(c),
+        c.req.valid("param").topic_id,
+        includeOf(c.req.valid("query")),
+      ];
+      if (isForm(c.req.raw))
+        return ok(c, await editTopicFromForm(db, c.env.BUCKET, view, id, await readEditForm(c.req.raw), include));
       return ok(c, await editTopic(db, view, id, validJson(c, TopicEditBody), include));
     },
   );

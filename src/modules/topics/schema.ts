@@ -1,5 +1,14 @@
 /** Zod schemas of the topics routes (behaviour.md 2.1, 3.5): the Topic record, its bodies and list queries. */
-import { idFilter, ImageUrlsSchema, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../lib/openapi";
+import {
+  ImageUrlsSchema,
+  idFilter,
+  includeQuery,
+  orderQuery,
+  pageQuery,
+  relationships,
+  trimmedText,
+  z,
+} from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
 import { adminOnly, trashedFilter } from "../content/schema";
 
@@ -16,7 +25,9 @@ export const TopicSchema = z
     question_count: z.number().int(),
     follower_count: z.number().int(),
     delete_time: adminOnly(z.number().int()),
-    relationships: relationships({ is_following: z.boolean().optional().openapi({ description: "the caller follows the topic" }) }),
+    relationships: relationships({
+      is_following: z.boolean().optional().openapi({ description: "the caller follows the topic" }),
+    }),
   })
   .openapi("Topic");
 
@@ -25,10 +36,13 @@ export type Topic = z.infer<typeof TopicSchema>;
 export const TopicCreateBody = z
   .object({ name: trimmedText(20), description: trimmedText(1000) })
   .openapi("TopicCreate", {
-    description: "Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown.",
+    description:
+      "Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown.",
   });
 
-export const TopicEditBody = TopicCreateBody.partial().openapi("TopicEdit", { description: "Only the fields sent change." });
+export const TopicEditBody = TopicCreateBody.partial().openapi("TopicEdit", {
+  description: "Only the fields sent change.",
+});
 
 /** `cover`: the stored path of a new cover, set by multipart edits (cover.ts), never by the JSON body. */
 export type TopicChanges = z.infer<typeof TopicEditBody> & { cover?: string };

@@ -3,10 +3,10 @@
  * and the lists of topics. Every operation is one batch after authentication: checks, writes, the record they
  * answer with and its relations travel together.
  */
-import { runBatch, type Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import { ApiError, validationError } from "../../lib/errors";
 import type { View } from "../../lib/view";
-import { filteredPage, loadOne, pageOf, type PageQuery } from "../content/page";
+import { filteredPage, loadOne, type PageQuery, pageOf } from "../content/page";
 import type { TopicRow } from "../content/present";
 import { followedBy } from "../content/repo";
 import { userExists } from "../users/service";
@@ -40,7 +40,12 @@ export function getTopic(db: Db, view: View, id: number, include: Set<TopicInclu
 /** A duplicate name is a 200001 on `name` with 409, as for taken usernames (DECISIONS.md, wire format). */
 const nameTaken = () => validationError({ name: "a topic with this name already exists" }, 409);
 
-export async function createTopic(db: Db, view: View, fields: { name: string; description: string }, include: Set<TopicInclude>): Promise<Topic> {
+export async function createTopic(
+  db: Db,
+  view: View,
+  fields: { name: string; description: string },
+  include: Set<TopicInclude>,
+): Promise<Topic> {
   // The new topic's id is only known inside the batch: its relations select it by its (unique) name. The row
   // comes from the insert itself, as a refused insert (name taken) must not answer the topic holding the name.
   const relation = topicRecords.relation(db, view, include)?.(liveTopicNamed(db, fields.name));
@@ -54,11 +59,23 @@ export async function createTopic(db: Db, view: View, fields: { name: string; de
  * Changes the fields sent of a live topic (205001 otherwise, administrators included). The existence and
  * name checks run in the same batch as the guarded update, so a taken name changes nothing.
  */
-export async function editTopic(db: Db, view: View, id: number, changes: TopicChanges, include: Set<TopicInclude>): Promise<Topic> {
+export async function editTopic(
+  db: Db,
+  view: View,
+  id: number,
+  changes: TopicChanges,
+  include: Set<TopicInclude>,
+): Promise<Topic> {
   const { before, owner } = selectForEdit(db, id, changes.name);
   const writes = Object.keys(changes).length > 0 ? [updateTopic(db, id, changes)] : [];
   const relation = topicRecords.relation(db, view, include)?.([id]);
-  const results = await runBatch(db, [before, ...(owner ? [owner] : []), ...writes, selectTopic(db, id), ...(relation?.statements ?? [])]);
+  const results = await runBatch(db, [
+    before,
+    ...(owner ? [owner] : []),
+    ...writes,
+    selectTopic(db, id),
+    ...(relation?.statements ?? []),
+  ]);
   if ((results.shift() as unknown[]).length === 0) throw new ApiError("TOPIC_NOT_FOUND");
   if (owner && (results.shift() as unknown[]).length > 0) throw nameTaken();
   results.splice(0, writes.length);

@@ -26,9 +26,18 @@ export async function ensureAdminStatements(db: Db, env: Bindings): Promise<Batc
   const { ADMIN_USERNAME: username, ADMIN_EMAIL: email, ADMIN_PASSWORD: password } = env;
   if (!username || !email || !password) return [];
   const time = now();
-  const row: Record<string, unknown> = { username, email, password: await adminHash(password, env.PASSWORD_PEPPER), role: "admin", create_time: time, update_time: time };
+  const row: Record<string, unknown> = {
+    username,
+    email,
+    password: await adminHash(password, env.PASSWORD_PEPPER),
+    role: "admin",
+    create_time: time,
+    update_time: time,
+  };
   // drizzle's D1 batch cannot carry a raw `db.run(sql)` with parameters, so this is an insert builder. Given a
   // SELECT as SQL it inserts every column in table order: the select lists them all, the rest at their defaults.
-  const values = Object.entries(getTableColumns(users)).map(([key, column]) => sql`${key in row ? row[key] : (column.default ?? null)}`);
+  const values = Object.entries(getTableColumns(users)).map(
+    ([key, column]) => sql`${key in row ? row[key] : (column.default ?? null)}`,
+  );
   return [db.insert(users).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE NOT EXISTS (SELECT 1 FROM ${users})`)];
 }

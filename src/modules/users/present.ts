@@ -3,7 +3,7 @@
  * administrators and to the user themself (DECISIONS.md); the password hash and role never leave the server.
  */
 import type { Caller } from "../../env";
-import { imageUrls, type ImageUrls } from "../../lib/image-urls";
+import { type ImageUrls, imageUrls } from "../../lib/image-urls";
 import type { View } from "../../lib/view";
 import type { User } from "./schema";
 
@@ -26,10 +26,12 @@ const RESTRICTED = [
 ] as const;
 
 /** The user's avatar: the uploaded or generated file, or the site's default image. */
-export const avatarUrls = (row: Pick<UserRow, "avatar">, view: View): ImageUrls => imageUrls(row.avatar, "avatar.png", view);
+export const avatarUrls = (row: Pick<UserRow, "avatar">, view: View): ImageUrls =>
+  imageUrls(row.avatar, "avatar.png", view);
 
 /** The user's cover: the uploaded file, or the site's default cover. */
-export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls => imageUrls(row.cover, "user_cover.jpg", view);
+export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls =>
+  imageUrls(row.cover, "user_cover.jpg", view);
 
 export type UserRelationships = NonNullable<User["relationships"]>;
 

@@ -7,10 +7,15 @@ import { followedAmong, followersAmong, followTargets } from "../../behaviours/f
 import type { BatchStatement } from "../../db/client";
 import type { Records } from "../content/page";
 import { presentUser, USER_INCLUDES, type UserInclude, type UserRelationships, type UserRow } from "./present";
-import { UserSchema, type User } from "./schema";
+import { type User, UserSchema } from "./schema";
 
 /** The relationships `include` asks for; following and followed are false for the caller's own record (behaviour.md 2.1). */
-export function userRelationships(include: Set<UserInclude>, self: boolean, following: boolean, followed: boolean): UserRelationships {
+export function userRelationships(
+  include: Set<UserInclude>,
+  self: boolean,
+  following: boolean,
+  followed: boolean,
+): UserRelationships {
   const rel: UserRelationships = {};
   if (include.has("is_me")) rel.is_me = self;
   if (include.has("is_following")) rel.is_following = !self && following;

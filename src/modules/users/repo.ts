@@ -49,12 +49,18 @@ export function usersThroughFollows(join: FollowJoin, enabledOnly: boolean): Lis
 }
 
 export function updateProfile(db: Db, userId: number, changes: ProfileChanges, time: number) {
-  return db.update(users).set({ ...changes, update_time: time }).where(eq(users.user_id, userId));
+  return db
+    .update(users)
+    .set({ ...changes, update_time: time })
+    .where(eq(users.user_id, userId));
 }
 
 /** Disabling keeps the time of the first disable when a user is disabled again. */
 export function disableUsers(db: Db, ids: number[], time: number) {
-  return db.update(users).set({ disable_time: time }).where(and(inIds(users.user_id, ids), eq(users.disable_time, 0)));
+  return db
+    .update(users)
+    .set({ disable_time: time })
+    .where(and(inIds(users.user_id, ids), eq(users.disable_time, 0)));
 }
 
 export function enableUsers(db: Db, ids: number[]) {

@@ -4,8 +4,8 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
-import { mountFollowerRoutes } from "../../behaviours/followable-routes";
 import { followTargets } from "../../behaviours/followable";
+import { mountFollowerRoutes } from "../../behaviours/followable-routes";
 import { ok } from "../../lib/envelope";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
@@ -15,7 +15,17 @@ import { requireViewer, viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import { USER_INCLUDES } from "./present";
 import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
-import { callerRecord, disable, editProfile, enable, getUser, listFollowees, listFollowers, listUsers, oneOrAll } from "./service";
+import {
+  callerRecord,
+  disable,
+  editProfile,
+  enable,
+  getUser,
+  listFollowees,
+  listFollowers,
+  listUsers,
+  oneOrAll,
+} from "./service";
 
 const router = createRouter();
 const tags = ["users"];
@@ -50,7 +60,13 @@ router.openapi(
     responses: okResponse(UserSchema),
   }),
   async (c) => {
-    const user = await editProfile(c.get("db"), viewOf(c), requireUser(c).user_id, c.req.valid("json"), includeOf(c.req.valid("query")));
+    const user = await editProfile(
+      c.get("db"),
+      viewOf(c),
+      requireUser(c).user_id,
+      c.req.valid("json"),
+      includeOf(c.req.valid("query")),
+    );
     return ok(c, user);
   },
 );
@@ -64,7 +80,8 @@ mountList(router, {
   access: loginRequired,
   query: UserPageQuery,
   item: UserSchema,
-  load: (db, view, query) => listFollowers(db, view, followTargets.user, requireViewer(view).user_id, query, includeOf(query)),
+  load: (db, view, query) =>
+    listFollowers(db, view, followTargets.user, requireViewer(view).user_id, query, includeOf(query)),
 });
 
 mountList(router, {
@@ -87,7 +104,8 @@ router.openapi(
     request: { params: UserIdParam, query: UserIncludeQuery },
     responses: okResponse(UserSchema),
   }),
-  async (c) => ok(c, await getUser(c.get("db"), viewOf(c), c.req.valid("param").user_id, includeOf(c.req.valid("query")))),
+  async (c) =>
+    ok(c, await getUser(c.get("db"), viewOf(c), c.req.valid("param").user_id, includeOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -109,7 +127,9 @@ router.openapi(
 );
 
 const disableResponse = okResponse(
-  z.union([UserSchema, z.array(UserSchema)]).openapi({ description: "one id: the User; several: an array of the Users found" }),
+  z
+    .union([UserSchema, z.array(UserSchema)])
+    .openapi({ description: "one id: the User; several: an array of the Users found" }),
 );
 
 for (const action of ["disable", "enable"] as const) {
@@ -134,7 +154,10 @@ for (const action of ["disable", "enable"] as const) {
       const db = c.get("db");
       const view = viewOf(c);
       const include = includeOf(c.req.valid("query"));
-      const users = action === "disable" ? await disable(db, view, requireAdmin(c).user_id, ids, include) : await enable(db, view, ids, include);
+      const users =
+        action === "disable"
+          ? await disable(db, view, requireAdmin(c).user_id, ids, include)
+          : await enable(db, view, ids, include);
       return ok(c, oneOrAll(users, !user_ids?.includes(",")));
     },
   );

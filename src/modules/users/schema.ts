@@ -1,5 +1,5 @@
 /** Zod schemas of the users routes: the User record (spec "User (full record)"), queries and bodies. */
-import { idFilter, ImageUrlsSchema, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
+import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
 import { USER_INCLUDES } from "./present";
 
@@ -67,8 +67,14 @@ export const UserListQuery = UserPageQuery.extend({
   order: orderQuery(USER_ORDER),
   user_id: idFilter("only this user"),
   username: z.string().optional().openapi({ description: "exact username, case-insensitive" }),
-  email: z.string().optional().openapi({ description: "exact e-mail address, case-insensitive; administrators only, ignored for others" }),
-  disabled: z.string().optional().openapi({ description: "`true`: only disabled users (administrators only; ignored for others)" }),
+  email: z
+    .string()
+    .optional()
+    .openapi({ description: "exact e-mail address, case-insensitive; administrators only, ignored for others" }),
+  disabled: z
+    .string()
+    .optional()
+    .openapi({ description: "`true`: only disabled users (administrators only; ignored for others)" }),
 });
 
 /** Profile text as the user wrote it: no trimming, empty allowed; lengths count characters, not UTF-16 units. */

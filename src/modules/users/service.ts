@@ -3,18 +3,32 @@
  * disabled users out. Every operation is one batch: writes, the users they return, their relations, and any
  * existence check travel together.
  */
-import { followersJoin, followingJoin, followTargets, selectTarget, type FollowTarget } from "../../behaviours/followable";
+import {
+  type FollowTarget,
+  followersJoin,
+  followingJoin,
+  followTargets,
+  selectTarget,
+} from "../../behaviours/followable";
 import type { BatchStatement, Db } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
-import { pageOf, recordsByIds, type ExistenceCheck, type Page, type PageQuery } from "../content/page";
+import { type ExistenceCheck, type Page, type PageQuery, pageOf, recordsByIds } from "../content/page";
 import { presentUser, type UserInclude } from "./present";
 import { userRecords, userRelationships } from "./records";
-import { deleteTokensOf, disableUsers, enableUsers, filteredUsers, updateProfile, usersById, usersThroughFollows } from "./repo";
-import { USER_ORDER, type ProfileChanges, type User } from "./schema";
+import {
+  deleteTokensOf,
+  disableUsers,
+  enableUsers,
+  filteredUsers,
+  updateProfile,
+  usersById,
+  usersThroughFollows,
+} from "./repo";
+import { type ProfileChanges, USER_ORDER, type User } from "./schema";
 
 /**
  * The check a `/users/{id}/...` list runs in its batch (201003). The caller's own id needs no lookup
@@ -44,13 +58,30 @@ export function listUsers(db: Db, view: View, query: UserListQuery, include: Set
     email: (view.isAdmin && query.email) || undefined,
     disabled: view.isAdmin && query.disabled === "true",
   };
-  return pageOf(db, view, userRecords, filteredUsers(filter, parseOrder(query.order, USER_ORDER, view.isAdmin)), query, include);
+  return pageOf(
+    db,
+    view,
+    userRecords,
+    filteredUsers(filter, parseOrder(query.order, USER_ORDER, view.isAdmin)),
+    query,
+    include,
+  );
 }
 
 /** The followers of any followable target, newest follow first, without disabled users (behaviour.md 4.3). */
-export function listFollowers(db: Db, view: View, target: FollowTarget, id: number, query: PageQuery, include: Set<UserInclude>) {
+export function listFollowers(
+  db: Db,
+  view: View,
+  target: FollowTarget,
+  id: number,
+  query: PageQuery,
+  include: Set<UserInclude>,
+) {
   const source = usersThroughFollows(followersJoin(target, id), true);
-  return pageOf(db, view, userRecords, source, query, include, { statement: selectTarget(db, target, id), notFound: target.notFound });
+  return pageOf(db, view, userRecords, source, query, include, {
+    statement: selectTarget(db, target, id),
+    notFound: target.notFound,
+  });
 }
 
 /** The users a user follows, newest follow first; disabled ones stay listed (behaviour.md 4.3). */
@@ -60,12 +91,24 @@ export function listFollowees(db: Db, view: View, userId: number, query: PageQue
 }
 
 /** Users by id, in the order asked, after `writes` in the same batch; unknown ids are skipped. */
-function loadUsers(db: Db, view: View, ids: number[], include: Set<UserInclude>, writes: BatchStatement[] = []): Promise<User[]> {
+function loadUsers(
+  db: Db,
+  view: View,
+  ids: number[],
+  include: Set<UserInclude>,
+  writes: BatchStatement[] = [],
+): Promise<User[]> {
   return recordsByIds(db, view, userRecords, usersById, ids, include, writes);
 }
 
 /** One user, disabled or not; 201003 when missing. */
-export async function getUser(db: Db, view: View, id: number, include: Set<UserInclude>, writes: BatchStatement[] = []): Promise<User> {
+export async function getUser(
+  db: Db,
+  view: View,
+  id: number,
+  include: Set<UserInclude>,
+  writes: BatchStatement[] = [],
+): Promise<User> {
   const [user] = await loadUsers(db, view, [id], include, writes);
   if (!user) throw new ApiError("USER_NOT_FOUND");
   return user;
@@ -80,7 +123,13 @@ export function callerRecord(caller: Caller, view: View, include: Set<UserInclud
 }
 
 /** Changes only the profile fields sent; an edit moves update_time, an empty body changes nothing. */
-export function editProfile(db: Db, view: View, id: number, changes: ProfileChanges, include: Set<UserInclude>): Promise<User> {
+export function editProfile(
+  db: Db,
+  view: View,
+  id: number,
+  changes: ProfileChanges,
+  include: Set<UserInclude>,
+): Promise<User> {
   const writes = Object.keys(changes).length > 0 ? [updateProfile(db, id, changes, now())] : [];
   return getUser(db, view, id, include, writes);
 }
@@ -89,7 +138,13 @@ export function editProfile(db: Db, view: View, id: number, changes: ProfileChan
  * Disables users: disable_time = now and every token of theirs is deleted in the same batch, so they are
  * logged out at once. An administrator cannot disable themself (DECISIONS.md).
  */
-export function disable(db: Db, view: View, adminId: number, ids: number[], include: Set<UserInclude>): Promise<User[]> {
+export function disable(
+  db: Db,
+  view: View,
+  adminId: number,
+  ids: number[],
+  include: Set<UserInclude>,
+): Promise<User[]> {
   if (ids.includes(adminId)) throw validationError({ user_id: "an administrator cannot disable themself" });
   return loadUsers(db, view, ids, include, [disableUsers(db, ids, now()), deleteTokensOf(db, ids)]);
 }

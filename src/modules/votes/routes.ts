@@ -3,8 +3,8 @@
  * each votable resource.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { vote, unvote, voteTargets, type VoteTarget } from "../../behaviours/votable";
 import { createRouter } from "../../app-router";
+import { unvote, type VoteTarget, vote, voteTargets } from "../../behaviours/votable";
 import type { AppEnv } from "../../env";
 import { ok } from "../../lib/envelope";
 import { ApiError } from "../../lib/errors";
@@ -38,7 +38,8 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget, { res
     params,
     query: VoterPageQuery,
     item: UserSchema,
-    load: (db, view, query, valid) => listVoters(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
+    load: (db, view, query, valid) =>
+      listVoters(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
   });
 
   router.openapi(
@@ -47,14 +48,21 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget, { res
       path,
       tags,
       summary: `Vote on a ${target.type}`,
-      description: "The same vote again changes nothing; the other type replaces the vote. A type other than up or down is 200006.",
+      description:
+        "The same vote again changes nothing; the other type replaces the vote. A type other than up or down is 200006.",
       security: authSecurity,
       middleware: [loginRequired],
       request: { params, body: jsonBody(VoteBody) },
       responses: okResponse(VoteCountsSchema),
     }),
     async (c) => {
-      const counts = await vote(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")), c.req.valid("json").type);
+      const counts = await vote(
+        c.get("db"),
+        target,
+        requireUser(c).user_id,
+        idOf(c.req.valid("param")),
+        c.req.valid("json").type,
+      );
       return ok(c, counts);
     },
     // The reference answers 200006, not a field error, for any body without a valid type, and checks it

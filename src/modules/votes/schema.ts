@@ -15,7 +15,10 @@ export const VoteCountsSchema = z
   .openapi("VoteCounts");
 
 export const VoterPageQuery = UserPageQuery.extend({
-  type: z.string().optional().openapi({ description: "`up` or `down`: only those voters; any other value lists every voter" }),
+  type: z
+    .string()
+    .optional()
+    .openapi({ description: "`up` or `down`: only those voters; any other value lists every voter" }),
 });
 
 export type VoterQuery = z.infer<typeof VoterPageQuery>;

@@ -5,7 +5,7 @@
 import { selectCounts, VOTE_TYPES, type VoteTarget } from "../../behaviours/votable";
 import type { Db } from "../../db/client";
 import type { View } from "../../lib/view";
-import { pageOf, type Page } from "../content/page";
+import { type Page, pageOf } from "../content/page";
 import type { UserInclude } from "../users/present";
 import { userRecords } from "../users/records";
 import type { User } from "../users/schema";
@@ -13,7 +13,14 @@ import { votersSource } from "./repo";
 import type { VoterQuery } from "./schema";
 
 /** Newest vote first; `type` other than up/down lists every voter, as the reference does. */
-export function listVoters(db: Db, view: View, target: VoteTarget, id: number, query: VoterQuery, include: Set<UserInclude>): Promise<Page<User>> {
+export function listVoters(
+  db: Db,
+  view: View,
+  target: VoteTarget,
+  id: number,
+  query: VoterQuery,
+  include: Set<UserInclude>,
+): Promise<Page<User>> {
   const type = VOTE_TYPES.find((t) => t === query.type);
   const check = { statement: selectCounts(db, target, id), notFound: target.notFound };
   return pageOf(db, view, userRecords, votersSource(target, id, type), query, include, check);
