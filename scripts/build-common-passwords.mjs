@@ -32,7 +32,9 @@ for (const prefix of prefixes) {
   for (let i = RICE_BITS - 1; i >= 0; i--) bits.push(Math.floor(gap / 2 ** i) % 2);
 }
 const bytes = new Uint8Array(Math.ceil(bits.length / 8));
-bits.forEach((bit, i) => (bytes[i >> 3] |= bit << (7 - (i & 7))));
+bits.forEach((bit, i) => {
+  bytes[i >> 3] |= bit << (7 - (i & 7));
+});
 const base64 = Buffer.from(bytes).toString("base64");
 const lines = base64.match(/.{1,116}/g).map((line) => `  "${line}"`);
 

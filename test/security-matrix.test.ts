@@ -87,7 +87,10 @@ function leaks(body: Json, viewer: Viewer): string[] {
   if (viewer.admin) return [];
   const found: string[] = [];
   const walk = (value: Json, path: string) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${path}[${i}]`));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`);
+      return;
+    }
     if (!value || typeof value !== "object") return;
     const isUser = "user_id" in value && "username" in value;
     for (const [key, child] of Object.entries(value as Record<string, Json>)) {

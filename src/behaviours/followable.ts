@@ -10,6 +10,7 @@
 import { and, count, desc, eq, exists, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type BatchStatement, type Db, runBatch } from "../db/client";
+import { allOf } from "../db/conditions";
 import { articles, follows, questions, topics, users } from "../db/schema";
 import { ApiError, type ErrorName } from "../lib/errors";
 import { now } from "../lib/time";
@@ -68,9 +69,11 @@ export const followTargets = {
   },
 } as const satisfies Record<FollowableType, FollowTarget>;
 
+/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
 function isLive(target: FollowTarget, id: number | SQLiteColumn): SQL {
   const byId = eq(target.id, id);
-  return target.deleteTime ? and(byId, eq(target.deleteTime, 0))! : byId;
+  return target.deleteTime ? allOf(byId, eq(target.deleteTime, 0)) : byId;
 }
 
 const followRow = (target: FollowTarget, userId: number, id: number) =>
@@ -189,7 +192,7 @@ const newestFirst = [desc(follows.create_time), desc(sql`${follows}.rowid`)];
 export function followersJoin(target: FollowTarget, id: number): FollowJoin {
   return {
     on: eq(follows.user_id, users.user_id),
-    where: and(eq(follows.followable_type, target.type), eq(follows.followable_id, id))!,
+    where: allOf(eq(follows.followable_type, target.type), eq(follows.followable_id, id)),
     orderBy: newestFirst,
   };
 }
@@ -198,7 +201,7 @@ export function followersJoin(target: FollowTarget, id: number): FollowJoin {
 export function followingJoin(target: FollowTarget, userId: number): FollowJoin {
   return {
     on: eq(follows.followable_id, target.id),
-    where: and(eq(follows.user_id, userId), eq(follows.followable_type, target.type))!,
+    where: allOf(eq(follows.user_id, userId), eq(follows.followable_type, target.type)),
     orderBy: newestFirst,
   };
 }

@@ -9,6 +9,7 @@
 import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type BatchStatement, type Db, runBatch } from "../db/client";
+import { allOf } from "../db/conditions";
 import { users, votes } from "../db/schema";
 import { ApiError, type ErrorName } from "../lib/errors";
 import { now } from "../lib/time";
@@ -42,16 +43,18 @@ export const voteTargets = {
   comment: contentKinds.comment,
 } as const satisfies Record<VotableType, VoteTarget>;
 
-const isLive = (target: VoteTarget, id: number): SQL => and(eq(target.id, id), eq(target.deleteTime, 0))!;
+/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
+const isLive = (target: VoteTarget, id: number): SQL => allOf(eq(target.id, id), eq(target.deleteTime, 0));
 
 const targetIsLive = (db: Db, target: VoteTarget, id: number) =>
   exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)));
 
 const votesOn = (target: VoteTarget, id: number): SQL =>
-  and(eq(votes.votable_type, target.type), eq(votes.votable_id, id))!;
+  allOf(eq(votes.votable_type, target.type), eq(votes.votable_id, id));
 
 const voteOf = (target: VoteTarget, userId: number, id: number): SQL =>
-  and(votesOn(target, id), eq(votes.user_id, userId))!;
+  allOf(votesOn(target, id), eq(votes.user_id, userId));
 
 /** The live target's counters: no row when it is missing or trashed, so it doubles as the existence check. */
 export function selectCounts(db: Db, target: VoteTarget, id: number) {
@@ -120,7 +123,7 @@ export function unvote(db: Db, target: VoteTarget, userId: number, id: number): 
 export function votersJoin(target: VoteTarget, id: number, type: VoteType | undefined) {
   return {
     on: eq(votes.user_id, users.user_id),
-    where: and(votesOn(target, id), type ? eq(votes.type, type) : undefined)!,
+    where: allOf(votesOn(target, id), type ? eq(votes.type, type) : undefined),
     // The rowid breaks ties between votes cast in the same second: a later vote never gets a smaller one.
     orderBy: [desc(votes.create_time), desc(sql`${votes}.rowid`)],
   };

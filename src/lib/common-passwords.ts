@@ -39,7 +39,8 @@ function decode(): Uint32Array {
 
 /** True when the SHA-1 hex `digest` starts like the digest of a common password. */
 export function isCommonDigest(digest: string): boolean {
-  const list = (prefixes ??= decode());
+  prefixes ??= decode();
+  const list = prefixes;
   const key = Number.parseInt(digest.slice(0, 8), 16);
   let [low, high] = [0, list.length - 1];
   while (low <= high) {

@@ -59,7 +59,7 @@ function unwrapInline(children: ElementContent[]): ElementContent[] {
   const stack = [...children].reverse();
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.type === "element" && INLINE_CONTAINERS.has(node.tagName)) {
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+      for (const child of node.children.toReversed()) stack.push(child);
     } else out.push(node);
   }
   return out;
@@ -81,8 +81,11 @@ function prepare(tree: Root): void {
     // Only an element is ever that deep: the root counts none.
     if (inlineDepth >= MAX_INLINE_NESTING && node.type === "element") node.children = unwrapInline(node.children);
     for (const child of node.children) {
-      if (child.type === "text" && (text += child.value.length) > MAX_SOURCE_LENGTH) {
-        throw new ContentLimitError(`Content must be at most ${MAX_SOURCE_LENGTH} characters of markdown`);
+      if (child.type === "text") {
+        text += child.value.length;
+        if (text > MAX_SOURCE_LENGTH) {
+          throw new ContentLimitError(`Content must be at most ${MAX_SOURCE_LENGTH} characters of markdown`);
+        }
       }
       if (child.type === "element") stack.push([child, inlineDepth + Number(INLINE_CONTAINERS.has(child.tagName))]);
     }

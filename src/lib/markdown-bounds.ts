@@ -139,7 +139,7 @@ export function markdownWorkRefusal(source: string): string | null {
     }
     if (++nonBlank > MAX_LINES) return `Content must have at most ${MAX_LINES} lines that are not blank`;
     const listItem = LIST_MARKER.test(line);
-    if (afterBlank || listItem) while (openItems.length > 0 && openItems.at(-1)! >= indent) openItems.pop();
+    if (afterBlank || listItem) while ((openItems.at(-1) ?? -1) >= indent) openItems.pop();
     if (listItem) openItems.push(indent);
     // The item this line opens is on the stack already; the markers after it open one container each, and
     // stay open on the lazy lines after it until a blank line.
@@ -176,7 +176,7 @@ export function markdownWorkRefusal(source: string): string | null {
       punctuation++;
       allPunctuation++;
       if (isWalkingDelimiter(code)) delimiters++;
-      renderedBytes += ESCAPE_GROWTH[line[i]!] ?? 0;
+      renderedBytes += ESCAPE_GROWTH[line.charAt(i)] ?? 0;
       // GFM autolinks: `a@b.c`, `www.a.b`, `http://a.b`.
       if (code === 64 || (code === 46 && line.endsWith("www", i)) || (code === 58 && line.startsWith("//", i + 1))) {
         renderedBytes += AUTOLINK_BYTES;

@@ -105,7 +105,8 @@ function decodeEntities(value: string): string {
   return value.replace(REFERENCE, (match, dec?: string, hex?: string, name?: string) => {
     if (dec !== undefined) return codePoint(dec, 10);
     if (hex !== undefined) return codePoint(hex, 16);
-    return Object.hasOwn(NAMED, name!) ? NAMED[name!]! : match;
+    const named = name !== undefined && Object.hasOwn(NAMED, name) ? NAMED[name] : undefined;
+    return named ?? match;
   });
 }
 
@@ -168,7 +169,8 @@ function isExternal(url: string): boolean {
  * element itself must go: an input that is not a checkbox.
  */
 function cleanAttributes(tag: string, decoded: Iterable<[string, string]>): Record<string, string> | null {
-  const allowed = ALLOWED.get(tag)!;
+  const allowed = ALLOWED.get(tag);
+  if (!allowed) throw new Error(`<${tag}> reached the attribute rules but is not in the allow-list`);
   const attrs: Record<string, string> = {};
   for (const [name, value] of decoded) {
     // The first of duplicate attributes wins, as in browsers.
@@ -239,7 +241,7 @@ function textNodes(node: Parse5Parent): Parse5Text[] {
   for (let next = stack.pop(); next; next = stack.pop()) {
     if (defaultTreeAdapter.isTextNode(next)) texts.push(next);
     else if (defaultTreeAdapter.isElementNode(next) && !DROPPED.has(next.tagName)) {
-      for (let i = next.childNodes.length - 1; i >= 0; i--) stack.push(next.childNodes[i]!);
+      for (const child of next.childNodes.toReversed()) stack.push(child);
     }
   }
   return texts;
@@ -329,7 +331,7 @@ function textOf(tree: Root): string {
   const stack: RootContent[] = [...tree.children].reverse();
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (node.type === "text") text += node.value;
-    else if (node.type === "element") for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    else if (node.type === "element") for (const child of node.children.toReversed()) stack.push(child);
   }
   return text;
 }
@@ -390,7 +392,7 @@ function readTag(html: string, start: number, closing: boolean): Tag | null {
       return tag;
     }
     const nameStart = i++; // a first `=` belongs to the name
-    while (i < html.length && !isSpace(html[i]) && !"/>=".includes(html[i]!)) i++;
+    while (i < html.length && !isSpace(html[i]) && !"/>=".includes(html.charAt(i))) i++;
     const name = html.slice(nameStart, i).toLowerCase();
     let j = i;
     while (j < html.length && isSpace(html[j])) j++;

@@ -49,10 +49,11 @@ export async function createUser(
   const email = fields.email ?? `${username.toLowerCase()}@example.test`;
   const password = fields.password ?? DEFAULT_PASSWORD;
   const pepper = env.PASSWORD_PEPPER;
-  const hash =
-    password === DEFAULT_PASSWORD
-      ? await (defaultHash ??= hashPassword(password, pepper))
-      : await hashPassword(password, pepper);
+  let hash: string;
+  if (password === DEFAULT_PASSWORD) {
+    defaultHash ??= hashPassword(password, pepper);
+    hash = await defaultHash;
+  } else hash = await hashPassword(password, pepper);
   const time = fields.create_time ?? now();
   const row = await env.DB.prepare(
     `INSERT INTO users (username, email, password, role, create_time, update_time, last_login_time, disable_time)

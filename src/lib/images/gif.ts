@@ -69,11 +69,11 @@ function medianCutPalette(rgba: Uint8Array): Palette {
     let widest = -1;
     let axis = 0;
     let spread = 0;
-    boxes.forEach((box, i) =>
+    boxes.forEach((box, i) => {
       box.ranges.forEach((range, c) => {
         if (range > spread) [widest, axis, spread] = [i, c, range];
-      }),
-    );
+      });
+    });
     if (widest < 0) break; // every box is a single bucket
     const buckets = (boxes[widest] as Box).buckets.sort((a, b) => channel(a, axis) - channel(b, axis));
     const half = buckets.reduce((n, bucket) => n + (count[bucket] as number), 0) / 2;

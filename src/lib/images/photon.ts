@@ -79,7 +79,8 @@ function instantiate(): PhotonExports {
   const imports: Record<string, Record<string, (...args: number[]) => void>> = {};
   for (const { module, name } of WebAssembly.Module.imports(photonModule)) {
     const isThrow = name.startsWith("__wbg___wbindgen_throw_");
-    (imports[module] ??= {})[name] =
+    imports[module] ??= {};
+    imports[module][name] =
       own[name] ??
       ((...args: number[]) => {
         const memory = (wasm as PhotonExports).memory.buffer;

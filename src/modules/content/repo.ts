@@ -6,6 +6,7 @@ import { and, asc, desc, eq, gt, max, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { followingJoin, followTargets } from "../../behaviours/followable";
 import type { Db } from "../../db/client";
+import { allOf } from "../../db/conditions";
 import { follows, topicables } from "../../db/schema";
 import type { Order } from "../../lib/order";
 import type { TopicableType } from "../topics/repo";
@@ -39,9 +40,12 @@ export function filteredList<R, F extends string>(
   order: Order<F>,
 ): ListSource {
   const { trashed, inTopic, where, ...equal } = filter;
-  const columns = Object.entries(equal).flatMap(([name, value]) =>
-    value === undefined ? [] : [eq(kind.columns[name]!, value)],
-  );
+  const columns = Object.entries(equal).flatMap(([name, value]) => {
+    if (value === undefined) return [];
+    const column = kind.columns[name];
+    if (!column) throw new Error(`A ${kind.type} list filters on ${name}, which is not one of its columns`);
+    return [eq(column, value)];
+  });
   return {
     table: kind.table,
     id: kind.id,
@@ -52,14 +56,16 @@ export function filteredList<R, F extends string>(
   };
 }
 
+/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
 /** How a list of questions or articles joins `topicables` to keep those filed under one topic. */
 function inTopicJoin(kind: ContentKind, topicId: number): ListSource["join"] {
-  const on = and(
+  const on = allOf(
     eq(topicables.topicable_type, kind.type as TopicableType),
     eq(topicables.topicable_id, kind.id),
     eq(topicables.topic_id, topicId),
   );
-  return { table: topicables, on: on! };
+  return { table: topicables, on };
 }
 
 /** The live rows of a kind a user follows, newest follow first (behaviour.md 3.6). */

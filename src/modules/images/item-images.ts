@@ -3,9 +3,10 @@
  * rows and files; a question's include those of its answers). The rows are read in the delete's own read
  * round trip and deleted in its batch; the files are removed from R2 once that batch has committed.
  */
-import { and, eq, or, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
+import { allOf, anyOf } from "../../db/conditions";
 import { answers, images } from "../../db/schema";
 import { CONTENT_IMAGE_SIZES, deleteImageSet } from "../../lib/storage";
 import type { ContentType } from "../content/kinds";
@@ -15,11 +16,13 @@ type ImageItem = "question" | "answer" | "article";
 const isImageItem = (type: ContentType): type is ImageItem =>
   type === "question" || type === "answer" || type === "article";
 
+/** `and` and `or` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
 function linkedTo(type: ImageItem, ids: number[]): SQL {
-  const own = and(eq(images.item_type, type), inIds(images.item_id, ids))!;
+  const own = allOf(eq(images.item_type, type), inIds(images.item_id, ids));
   if (type !== "question") return own;
   const ofAnswers = sql`${images.item_id} IN (SELECT ${answers.answer_id} FROM ${answers} WHERE ${inIds(answers.question_id, ids)})`;
-  return or(own, and(eq(images.item_type, "answer"), ofAnswers))!;
+  return anyOf(own, allOf(eq(images.item_type, "answer"), ofAnswers));
 }
 
 /** The linked images' keys and times (their R2 paths), or nothing for kinds that hold no images. */

@@ -15,7 +15,9 @@ const IMAGE_NAME = /([0-9a-f]{32})(?:_(?:thumb|release))?\.(png|jpe?g|gif|webp)\
 export function imageKeysIn(markdown: string): string[] {
   const keys = new Set<string>();
   for (const [, hex, ext] of markdown.matchAll(IMAGE_NAME)) {
-    keys.add(`${hex!.toLowerCase()}.${ext!.toLowerCase() === "jpeg" ? "jpg" : ext!.toLowerCase()}`);
+    if (hex === undefined || ext === undefined) throw new Error("IMAGE_NAME matched without its two groups");
+    const lowerExt = ext.toLowerCase();
+    keys.add(`${hex.toLowerCase()}.${lowerExt === "jpeg" ? "jpg" : lowerExt}`);
   }
   return [...keys];
 }

@@ -6,6 +6,7 @@ import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzl
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
+import { allOf } from "../../db/conditions";
 import { notifications } from "../../db/schema";
 import type { View } from "../../lib/view";
 import type { ByIdSource, ListSource } from "../content/page";
@@ -21,6 +22,8 @@ export interface NotificationFilter {
   read?: boolean;
 }
 
+/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
 function whereOf(receiverId: number, filter: NotificationFilter): SQL {
   const read =
     filter.read === undefined
@@ -28,11 +31,11 @@ function whereOf(receiverId: number, filter: NotificationFilter): SQL {
       : filter.read
         ? gt(notifications.read_time, 0)
         : eq(notifications.read_time, 0);
-  return and(
+  return allOf(
     eq(notifications.receiver_id, receiverId),
     filter.type ? eq(notifications.type, filter.type) : undefined,
     read,
-  )!;
+  );
 }
 
 const columns = getTableColumns(notifications);

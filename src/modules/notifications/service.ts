@@ -45,7 +45,10 @@ function notificationRelation(
       );
       return (id) =>
         Object.fromEntries(
-          found.map(([name, rows]) => [name, rows.has(id) ? relatedSummary(name, rows.get(id)!, view) : null]),
+          found.map(([name, rows]) => {
+            const row = rows.get(id);
+            return [name, row ? relatedSummary(name, row, view) : null];
+          }),
         );
     },
   });

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
 import { type IdSource, inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
+import { allOf } from "../../db/conditions";
 import { reports } from "../../db/schema";
 import type { PageRequest } from "../../lib/pagination";
 import type { ListSource } from "../content/page";
@@ -12,12 +13,14 @@ import { type ReportableType, reportables, type Target } from "./targets";
 
 export type ReportRow = typeof reports.$inferSelect;
 
+/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
+
 const onTarget = (target: Target): SQL =>
-  and(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id))!;
+  allOf(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id));
 
 function isLive(type: ReportableType, ids: IdSource): SQL {
   const kind = reportables[type];
-  return and(inIds(kind.id, ids), kind.deleteTime ? eq(kind.deleteTime, 0) : undefined)!;
+  return allOf(inIds(kind.id, ids), kind.deleteTime ? eq(kind.deleteTime, 0) : undefined);
 }
 
 /** The live targets of one type among `ids`, as `id` plus their summary columns: none when missing or trashed. */

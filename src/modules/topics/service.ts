@@ -80,5 +80,6 @@ export async function editTopic(
   if (owner && (results.shift() as unknown[]).length > 0) throw nameTaken();
   results.splice(0, writes.length);
   const [row] = results.shift() as TopicRow[];
-  return topicRecords.present(view)(row!, relation?.resolve(results)(id));
+  if (!row) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
+  return topicRecords.present(view)(row, relation?.resolve(results)(id));
 }
