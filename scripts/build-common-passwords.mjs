@@ -36,7 +36,7 @@ bits.forEach((bit, i) => {
   bytes[i >> 3] |= bit << (7 - (i & 7));
 });
 const base64 = Buffer.from(bytes).toString("base64");
-const lines = base64.match(/.{1,116}/g).map((line) => `  "${line}"`);
+const lines = base64.match(/.{1,112}/g).map((line) => `  "${line}"`);
 
 writeFileSync(
   new URL("../src/lib/common-passwords.data.ts", import.meta.url),

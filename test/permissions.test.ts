@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { type AuthorAction, authorRefusal, type ContentKind } from "../src/domain/permissions";
 import type { Caller } from "../src/env";
 import { ApiError } from "../src/lib/errors";
-import { type AuthorAction, authorRefusal, type ContentKind } from "../src/lib/permissions";
 import { defaultOptions } from "../src/modules/options/fields";
 
 const T = 1_000_000;

@@ -4,6 +4,8 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+// The adapter must be installed before the SDK modules load: a side-effect import keeps its place.
+import "./helpers/sdk-adapter";
 import * as ArticleApi from "mdclub-sdk-js/es/ArticleApi";
 import * as NotificationApi from "mdclub-sdk-js/es/NotificationApi";
 import * as OptionApi from "mdclub-sdk-js/es/OptionApi";

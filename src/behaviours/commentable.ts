@@ -1,11 +1,12 @@
 /**
  * The COMMENTS family (behaviour.md 3): GET and POST `/{resource}/{id}/comments` for questions, answers and
- * articles, and `/comments/{id}/replies` (a reply is a comment whose target is a comment), written once and
- * parameterised by a target registry: the target's content kind (table, id, trash column, NOT_FOUND), the
- * counter a new comment adds to, and its path.
+ * articles, and `/comments/{id}/replies` (a reply is a comment whose target is a comment), written once for
+ * every commentable kind of the entity model (domain/entities.ts): its table, id, trash column, NOT_FOUND and
+ * path, and the segment listing its comments.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Db } from "../db/client";
+import { type Db, writeThenRead } from "../db/client";
+import { type CommentableKind, type EntityWith, entities, entitiesWith } from "../domain/entities";
 import type { AppEnv } from "../env";
 import { ok } from "../lib/envelope";
 import { ApiError } from "../lib/errors";
@@ -17,66 +18,23 @@ import { now } from "../lib/time";
 import { type View, viewOf } from "../lib/view";
 import { loginRequired, requireUser } from "../middleware/context";
 import { commentRecords } from "../modules/comments/records";
-import { countNewComment, insertComment } from "../modules/comments/repo";
+import { insertComment } from "../modules/comments/repo";
 import {
   COMMENT_INCLUDES,
-  type CommentableType,
   CommentBody,
   type CommentInclude,
   CommentIncludeQuery,
   CommentPageQuery,
   CommentSchema,
 } from "../modules/comments/schema";
-import { type ContentKind, contentKinds } from "../modules/content/kinds";
-import { filteredPage, loadOne, type PageQuery } from "../modules/content/page";
+import { filteredPage, oneRecord, type PageQuery } from "../modules/content/page";
 import { liveCheck, newestOf, selectLive } from "../modules/content/repo";
 import { commentPosted } from "../modules/notifications/events";
+import { recountStatements } from "./counters";
 
-export interface CommentTarget {
-  type: CommentableType;
-  kind: ContentKind;
-  /** The target's counter a new comment adds to (behaviour.md 3.11). */
-  counter: "comment_count" | "reply_count";
-  /** The routes are `/{resource}/{param}/{list}`. */
-  resource: string;
-  param: string;
-  list: "comments" | "replies";
-}
+export type CommentTarget = EntityWith<"commentable" | "trash">;
 
-export const commentTargets = {
-  question: {
-    type: "question",
-    kind: contentKinds.question,
-    counter: "comment_count",
-    resource: "questions",
-    param: "question_id",
-    list: "comments",
-  },
-  answer: {
-    type: "answer",
-    kind: contentKinds.answer,
-    counter: "comment_count",
-    resource: "answers",
-    param: "answer_id",
-    list: "comments",
-  },
-  article: {
-    type: "article",
-    kind: contentKinds.article,
-    counter: "comment_count",
-    resource: "articles",
-    param: "article_id",
-    list: "comments",
-  },
-  comment: {
-    type: "comment",
-    kind: contentKinds.comment,
-    counter: "reply_count",
-    resource: "comments",
-    param: "comment_id",
-    list: "replies",
-  },
-} as const satisfies Record<CommentableType, CommentTarget>;
+export const commentTargets = entitiesWith("commentable");
 
 /** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
 export function listCommentsOn(
@@ -88,12 +46,12 @@ export function listCommentsOn(
   include: Set<CommentInclude>,
 ) {
   const filter = { commentable_type: target.type, commentable_id: id, trashed: false };
-  return filteredPage(db, view, commentRecords, filter, query, include, liveCheck(db, target.kind, id));
+  return filteredPage(db, view, commentRecords, filter, query, include, liveCheck(db, target, id));
 }
 
 /**
- * Posts a comment on a live target (else its NOT_FOUND, checked before the body) and counts it there (a reply
- * on its parent comment), in one batch that also reads the new comment back. The target's update_time stays
+ * Posts a comment on a live target (else its NOT_FOUND, checked before the body) and recounts what it feeds (a
+ * reply, its parent comment's replies), in one batch that also reads the new comment back. The target's update_time stays
  * (DECISIONS.md, content).
  */
 export async function commentOn(
@@ -105,22 +63,26 @@ export async function commentOn(
   raw: unknown,
   include: Set<CommentInclude>,
 ) {
-  const live = await selectLive(db, target.kind, id);
-  if (live.length === 0) throw new ApiError(target.kind.notFound);
+  const live = await selectLive(db, target, id);
+  if (live.length === 0) throw new ApiError(target.notFound);
   const { content } = parseBody(CommentBody, raw);
   const time = now();
+  const type: CommentableKind = target.type;
+  // The new comment's id is only known inside the batch: the statements after the insert name it by subquery.
+  const created = newestOf(db, entities.comment, userId);
   const writes = [
-    insertComment(db, { commentable_type: target.type, commentable_id: id, user_id: userId, content, time }),
-    countNewComment(db, target.kind, target.counter, id),
-    // After the insert: the notification names the new comment by subquery (behaviour.md 3.12).
-    ...commentPosted(db, target.type, id, newestOf(db, contentKinds.comment, userId), userId, time),
+    insertComment(db, { commentable_type: type, commentable_id: id, user_id: userId, content, time }),
+    ...recountStatements(db, "comment", created),
+    // After the insert: the notification names the new comment (behaviour.md 3.12).
+    ...commentPosted(db, type, id, created, userId, time),
   ];
-  return loadOne(db, view, commentRecords, newestOf(db, contentKinds.comment, userId), include, writes);
+  return writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
 }
 
 /** Mounts GET and POST `/{resource}/{id}/{comments|replies}` for one target. */
 export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentTarget) {
-  const path = `/${target.resource}/{${target.param}}/${target.list}`;
+  const { list } = target.commentable;
+  const path = `/${target.resource}/{${target.param}}/${list}`;
   const params = pathId(target.param);
   const tags = [target.resource];
   const item = `${target.type === "answer" ? "an" : "a"} ${target.type}`;
@@ -130,7 +92,7 @@ export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentT
   mountList(router, {
     path,
     tags,
-    summary: target.list === "replies" ? "List the replies to a comment" : `List the comments on ${item}`,
+    summary: list === "replies" ? "List the replies to a comment" : `List the comments on ${item}`,
     description: `The ${target.type} must exist and not be trashed. Default order \`-create_time\`.`,
     params,
     query: CommentPageQuery,
@@ -143,7 +105,7 @@ export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentT
       method: "post",
       path,
       tags,
-      summary: target.list === "replies" ? "Reply to a comment" : `Comment on ${item}`,
+      summary: list === "replies" ? "Reply to a comment" : `Comment on ${item}`,
       description: `The ${target.type} must exist and not be trashed; that is checked before the body.`,
       security: authSecurity,
       middleware: [loginRequired],

@@ -1,10 +1,10 @@
 /**
- * Hard delete with its cascade (behaviour.md 3.13, with DECISIONS.md's fixes), written once for every content
- * kind of the registry (modules/content/kinds.ts). Everything is statements for ONE batch (D1 batches are
- * atomic), in three phases:
+ * Hard delete with its cascade (behaviour.md 3.13, with DECISIONS.md's fixes), written once for every kind of
+ * the entity model with a trash column (domain/entities.ts); what goes with a row follows from its kind's
+ * capabilities. Everything is statements for ONE batch (D1 batches are atomic), in three phases:
  *
  * 1. hide: the rows that disappear and still feed a counter elsewhere (the listed rows; a question's answers)
- *    are put in the trash first, then every counter they fed is recounted from live rows (trashable.ts). One
+ *    are put in the trash first, then every counter they fed is recounted from live rows (counters.ts). One
  *    definition of each counter thus serves trash, untrash and delete, and a row that was already in the trash
  *    is not subtracted again.
  * 2. `extra` statements (images, notifications) while every row still exists.
@@ -16,17 +16,25 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { answers, comments, follows, reports, topicables, votes } from "../db/schema";
-import { type ContentType, contentKinds } from "../modules/content/kinds";
+import {
+  type CommentableKind,
+  entities,
+  type FollowableKind,
+  has,
+  type ReportableKind,
+  type TopicableKind,
+  type TrashableKind,
+  type VotableKind,
+} from "../domain/entities";
+import { recountStatements } from "./counters";
 import { type IdSource, inIds } from "./id-source";
-import { markTrashed, recountStatements } from "./trashable";
-
-type CommentableType = "question" | "answer" | "article" | "comment";
+import { markTrashed } from "./trashable";
 
 /**
  * Every comment on the targets, and every reply below them at any depth. For targets of type `comment` these are
  * the replies below the listed comments (not the comments themselves).
  */
-function commentTree(type: CommentableType, ids: IdSource): SQL {
+function commentTree(type: CommentableKind, ids: IdSource): SQL {
   return sql`(WITH RECURSIVE tree(id) AS (
     SELECT ${comments.comment_id} FROM ${comments}
       WHERE ${and(eq(comments.commentable_type, type), inIds(comments.commentable_id, ids))}
@@ -48,17 +56,17 @@ function removeAttached(
   return db.delete(table).where(and(eq(typeColumn, type), inIds(idColumn, ids)));
 }
 
-const removeVotes = (db: Db, type: CommentableType, ids: IdSource) =>
+const removeVotes = (db: Db, type: VotableKind, ids: IdSource) =>
   removeAttached(db, votes, votes.votable_type, votes.votable_id, type, ids);
-const removeReports = (db: Db, type: CommentableType, ids: IdSource) =>
+const removeReports = (db: Db, type: ReportableKind, ids: IdSource) =>
   removeAttached(db, reports, reports.reportable_type, reports.reportable_id, type, ids);
-const removeFollows = (db: Db, type: "question" | "article" | "topic", ids: IdSource) =>
+const removeFollows = (db: Db, type: FollowableKind, ids: IdSource) =>
   removeAttached(db, follows, follows.followable_type, follows.followable_id, type, ids);
-const removeTopicLinks = (db: Db, type: "question" | "article", ids: IdSource) =>
+const removeTopicLinks = (db: Db, type: TopicableKind, ids: IdSource) =>
   removeAttached(db, topicables, topicables.topicable_type, topicables.topicable_id, type, ids);
 
 /** The comments on the targets and their whole reply trees, with the votes and reports on any of them. */
-function removeComments(db: Db, type: CommentableType, ids: IdSource): BatchStatement[] {
+function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStatement[] {
   const tree = commentTree(type, ids);
   return [
     removeVotes(db, "comment", tree),
@@ -67,26 +75,20 @@ function removeComments(db: Db, type: CommentableType, ids: IdSource): BatchStat
   ];
 }
 
-/** Votes, reports and comments (with their replies) on a votable, reportable, commentable item. */
-const removeInteractions = (db: Db, type: CommentableType, ids: IdSource) => [
-  ...removeComments(db, type, ids),
-  removeVotes(db, type, ids),
-  removeReports(db, type, ids),
-];
-
-/** What disappears with the items besides their own rows, in an order that keeps each subquery meaningful. */
-function dependants(db: Db, type: ContentType, ids: IdSource): BatchStatement[] {
-  switch (type) {
-    case "question":
-    case "article":
-      return [...removeInteractions(db, type, ids), removeFollows(db, type, ids), removeTopicLinks(db, type, ids)];
-    case "answer":
-    case "comment":
-      return removeInteractions(db, type, ids);
-    case "topic":
-      // Questions and articles only lose the topic; the topic's own counters go with its row.
-      return [removeFollows(db, "topic", ids), db.delete(topicables).where(inIds(topicables.topic_id, ids))];
-  }
+/**
+ * What disappears with the items besides their own rows, from their kind's capabilities, in an order that keeps
+ * each subquery meaningful: comments (with their replies), votes, reports, follows and topic links.
+ */
+function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[] {
+  return [
+    ...(has(type, "commentable") ? removeComments(db, type, ids) : []),
+    ...(has(type, "votable") ? [removeVotes(db, type, ids)] : []),
+    ...(has(type, "reportable") ? [removeReports(db, type, ids)] : []),
+    ...(has(type, "followable") ? [removeFollows(db, type, ids)] : []),
+    ...(has(type, "topicable") ? [removeTopicLinks(db, type, ids)] : []),
+    // Questions and articles only lose a deleted topic; the topic's own counters go with its row.
+    ...(type === "topic" ? [db.delete(topicables).where(inIds(topicables.topic_id, ids))] : []),
+  ];
 }
 
 interface Plan {
@@ -94,10 +96,10 @@ interface Plan {
   remove: BatchStatement[];
 }
 
-function plan(db: Db, type: ContentType, ids: IdSource, time: number): Plan {
-  const kind = contentKinds[type];
+function plan(db: Db, type: TrashableKind, ids: IdSource, time: number): Plan {
+  const kind = entities[type];
   const own: Plan = {
-    hide: [markTrashed(db, kind, ids, time), ...recountStatements(db, type, ids)],
+    hide: [markTrashed(db, type, ids, time), ...recountStatements(db, type, ids)],
     remove: [...dependants(db, type, ids), db.delete(kind.table).where(inIds(kind.id, ids))],
   };
   if (type !== "question") return own;
@@ -118,7 +120,7 @@ function plan(db: Db, type: ContentType, ids: IdSource, time: number): Plan {
  */
 export function deleteStatements(
   db: Db,
-  type: ContentType,
+  type: TrashableKind,
   ids: number[],
   time: number,
   extra: BatchStatement[] = [],

@@ -1,7 +1,7 @@
 /**
- * The FOLLOW family's routes (behaviour.md 3) for one followable resource: GET, POST and DELETE
- * `/{resource}/{id}/followers`. Mounted once per target, e.g. `mountFollowerRoutes(router, followTargets.user,
- * { resource: "users", param: "user_id", tag: "users" })`.
+ * The FOLLOW family's routes (behaviour.md 3) for one followable kind: GET, POST and DELETE
+ * `/{resource}/{id}/followers`, with the resource, parameter and tag of its entity (domain/entities.ts). Mounted
+ * by each resource's module, e.g. `mountFollowerRoutes(router, followTargets.user)`.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env";
@@ -15,19 +15,9 @@ import { FollowerCountSchema, UserPageQuery, UserSchema } from "../modules/users
 import { listFollowers } from "../modules/users/service";
 import { type FollowTarget, follow, unfollow } from "./followable";
 
-export interface FollowerRoutesOptions {
-  /** Path segment of the resource, e.g. `users`. */
-  resource: string;
-  /** Name of the id parameter, e.g. `user_id`. */
-  param: string;
-  tag: string;
-}
-
-export function mountFollowerRoutes(
-  router: OpenAPIHono<AppEnv>,
-  target: FollowTarget,
-  { resource, param, tag }: FollowerRoutesOptions,
-) {
+export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
+  const { resource, param } = target;
+  const tag = resource;
   const path = `/${resource}/{${param}}/followers`;
   const params = pathId(param);
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;

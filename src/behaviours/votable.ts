@@ -1,21 +1,21 @@
 /**
- * Votes (behaviour.md 3 VOTE family, 3.2 "Votes", 3.11), written once for every votable type and parameterised
- * by the content registry: the target's table, id, trash column, vote counters and not-found error.
+ * Votes (behaviour.md 3 VOTE family, 3.2 "Votes", 3.11), written once for every votable kind of the entity model
+ * (domain/entities.ts): the target's table, id, trash column and not-found error.
  *
  * One vote per user and target is the `votes` primary key, not a check (DECISIONS.md). The three counters are
- * recomputed from the vote rows in the same batch as the write, so concurrent or repeated requests can never
- * double count and the counters never drift. Votes never move the target's update_time (DECISIONS.md, Content).
+ * recounted from the vote rows (behaviours/counters.ts) in the same batch as the write. Votes never move the
+ * target's update_time (DECISIONS.md, Content).
  */
 import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type BatchStatement, type Db, runBatch } from "../db/client";
+import { type BatchStatement, type Db, writeThenRead } from "../db/client";
 import { allOf } from "../db/conditions";
 import { users, votes } from "../db/schema";
-import { ApiError, type ErrorName } from "../lib/errors";
+import { type EntityWith, entitiesWith, type VotableKind } from "../domain/entities";
+import { ApiError } from "../lib/errors";
 import { now } from "../lib/time";
-import { contentKinds } from "../modules/content/kinds";
+import { recount, voteCounter } from "./counters";
+import { isLive } from "./live";
 
-export type VotableType = (typeof votes.$inferSelect)["votable_type"];
 export type VoteType = (typeof votes.$inferSelect)["type"];
 export const VOTE_TYPES = ["up", "down"] as const satisfies readonly VoteType[];
 
@@ -26,26 +26,9 @@ export interface VoteCounts {
   vote_down_count: number;
 }
 
-export interface VoteTarget {
-  type: VotableType;
-  table: SQLiteTable;
-  id: SQLiteColumn;
-  /** Trashed rows (delete_time > 0) count as missing (behaviour.md 4.4). */
-  deleteTime: SQLiteColumn;
-  columns: Record<keyof VoteCounts, SQLiteColumn>;
-  notFound: ErrorName;
-}
+export type VoteTarget = EntityWith<"votable">;
 
-export const voteTargets = {
-  question: contentKinds.question,
-  answer: contentKinds.answer,
-  article: contentKinds.article,
-  comment: contentKinds.comment,
-} as const satisfies Record<VotableType, VoteTarget>;
-
-/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
-
-const isLive = (target: VoteTarget, id: number): SQL => allOf(eq(target.id, id), eq(target.deleteTime, 0));
+export const voteTargets = entitiesWith("votable");
 
 const targetIsLive = (db: Db, target: VoteTarget, id: number) =>
   exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)));
@@ -58,28 +41,23 @@ const voteOf = (target: VoteTarget, userId: number, id: number): SQL =>
 
 /** The live target's counters: no row when it is missing or trashed, so it doubles as the existence check. */
 export function selectCounts(db: Db, target: VoteTarget, id: number) {
-  const { vote_count, vote_up_count, vote_down_count } = target.columns;
-  return db.select({ vote_count, vote_up_count, vote_down_count }).from(target.table).where(isLive(target, id));
-}
-
-/** The three counters recomputed from the rows; a select inside sql`` renders as a scalar subquery. */
-function recount(db: Db, target: VoteTarget, id: number): BatchStatement {
-  const up = sql`count(*) filter (where ${eq(votes.type, "up")})`;
-  const down = sql`count(*) filter (where ${eq(votes.type, "down")})`;
-  const tally = (expression: SQL) =>
-    sql`${db
-      .select({ n: sql<number>`${expression}` })
-      .from(votes)
-      .where(votesOn(target, id))}`;
+  const counter = (name: keyof VoteCounts) => sql<number>`${sql.identifier(name)}`;
   return db
-    .update(target.table)
-    .set({ vote_count: tally(sql`${up} - ${down}`), vote_up_count: tally(up), vote_down_count: tally(down) })
+    .select({
+      vote_count: counter("vote_count"),
+      vote_up_count: counter("vote_up_count"),
+      vote_down_count: counter("vote_down_count"),
+    })
+    .from(target.table)
     .where(isLive(target, id));
 }
 
 async function countsAfter(db: Db, target: VoteTarget, id: number, writes: BatchStatement[]): Promise<VoteCounts> {
-  const results = await runBatch(db, [...writes, recount(db, target, id), selectCounts(db, target, id)]);
-  const row = (results.at(-1) as VoteCounts[])[0];
+  const [row] = await writeThenRead(
+    db,
+    [...writes, recount(db, voteCounter(target), id)],
+    selectCounts(db, target, id),
+  );
   if (!row) throw new ApiError(target.notFound);
   return row;
 }
@@ -102,7 +80,7 @@ export function vote(db: Db, target: VoteTarget, userId: number, id: number, typ
         .select({
           user_id: sql<number>`${userId}`.as("user_id"),
           votable_id: sql<number>`${id}`.as("votable_id"),
-          votable_type: sql<VotableType>`${target.type}`.as("votable_type"),
+          votable_type: sql<VotableKind>`${target.type}`.as("votable_type"),
           type: sql<VoteType>`${type}`.as("type"),
           create_time: sql<number>`${now()}`.as("create_time"),
         })

@@ -3,7 +3,9 @@
  * each request carries a meter: the `Server-Timing` header reports it and tests hold the budget with it
  * (reads <= 2, writes <= 3). A `batch()` is one round trip however many statements it carries.
  */
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
+import type { RunnableQuery } from "drizzle-orm/runnable-query";
 
 export class D1Meter {
   roundTrips = 0;
@@ -79,15 +81,99 @@ export type Db = ReturnType<typeof createDb>;
 /** A client for work off the response path (`waitUntil`, cron): its round trips count against no request. */
 export const backgroundDb = (binding: D1Database): Db => createDb(binding, new D1Meter());
 
-type Statement = Parameters<Db["batch"]>[0][number];
+/** A statement `db.batch()` runs: a Drizzle query builder, not yet awaited. */
+export type BatchStatement = BatchItem<"sqlite">;
+
+/** A statement whose result in a batch is `T` (what awaiting it gives: rows, or D1Result for a bare write). */
+export type BatchQuery<T> = RunnableQuery<T, "sqlite">;
 
 /**
- * Runs any number of statements as one round trip (drizzle's `batch` wants a non-empty tuple). Results come
- * back in order; callers know the shape of each.
+ * What one `db.batch()` can carry, composed freely: a statement, null or undefined (nothing to run), a list or a
+ * named record of entries, or a {@link BatchRead} (entries with a function of their results).
  */
-export async function runBatch(db: Db, statements: Statement[]): Promise<unknown[]> {
-  if (statements.length === 0) return [];
-  return db.batch(statements as [Statement, ...Statement[]]);
+export type BatchEntry = BatchStatement | BatchRead<unknown> | null | undefined | BatchList | BatchRecord;
+
+interface BatchList extends ReadonlyArray<BatchEntry> {}
+interface BatchRecord {
+  readonly [name: string]: BatchEntry;
 }
 
-export type BatchStatement = Statement;
+/** The result of an entry, typed from its statements: lists and records keep their shape. */
+export type BatchResult<E> = E extends null | undefined
+  ? E
+  : E extends BatchRead<infer T>
+    ? T
+    : E extends BatchStatement
+      ? E["_"]["result"]
+      : { -readonly [K in keyof E]: BatchResult<E[K]> };
+
+/**
+ * Statements with what their results mean, to ride in any batch: a page's includes, a record and its
+ * relations. Made by {@link readAs}.
+ */
+export class BatchRead<T> {
+  constructor(
+    readonly entry: BatchEntry,
+    readonly resolve: (result: never) => T,
+  ) {}
+}
+
+/** `entry`'s statements, read as what `resolve` makes of their results once the batch has run. */
+export function readAs<const E extends BatchEntry, T>(entry: E, resolve: (result: BatchResult<E>) => T): BatchRead<T> {
+  return new BatchRead<T>(entry, resolve);
+}
+
+/** Drizzle's query builders are class instances; the records an entry composes are plain objects. */
+const isRecord = (entry: object): entry is BatchRecord => Object.getPrototypeOf(entry) === Object.prototype;
+
+/**
+ * Adds `entry`'s statements to `into` and answers how to rebuild its shape from the batch's results: the one
+ * place results meet their types, each by the index its statement took.
+ */
+function plan(entry: BatchEntry, into: BatchStatement[]): (results: unknown[]) => unknown {
+  if (entry == null) return () => entry;
+  if (entry instanceof BatchRead) {
+    const inner = plan(entry.entry, into);
+    return (results) => entry.resolve(inner(results) as never);
+  }
+  if (Array.isArray(entry)) {
+    const items = entry.map((item: BatchEntry) => plan(item, into));
+    return (results) => items.map((item) => item(results));
+  }
+  if (isRecord(entry)) {
+    const fields = Object.entries(entry).map(([name, item]) => [name, plan(item, into)] as const);
+    return (results) => Object.fromEntries(fields.map(([name, field]) => [name, field(results)]));
+  }
+  const index = into.push(entry as BatchStatement) - 1;
+  return (results) => results[index];
+}
+
+/**
+ * Runs every statement of `entry` as one round trip (none when there is none) and answers its results in its
+ * shape, typed from the statements: `const { total, rows } = await batch(db, { total: q1, rows: q2 })`.
+ */
+export async function batch<const E extends BatchEntry>(db: Db, entry: E): Promise<BatchResult<E>> {
+  const statements: BatchStatement[] = [];
+  const rebuild = plan(entry, statements);
+  // drizzle's batch wants a non-empty tuple.
+  const [first, ...rest] = statements;
+  return rebuild(first ? await db.batch([first, ...rest]) : []) as BatchResult<E>;
+}
+
+/**
+ * `writes`, then `read` in the same batch, so it sees them (D1 runs a batch as one transaction): the read's
+ * result. Answers a write with the records it changed, or reads back a row only the insert could name.
+ */
+export async function writeThenRead<const E extends BatchEntry>(
+  db: Db,
+  writes: BatchEntry,
+  read: E,
+): Promise<BatchResult<E>> {
+  const [, result] = await batch(db, [writes, read]);
+  return result;
+}
+
+/** Runs writes as one round trip, none when there is nothing to write. */
+export async function commit(db: Db, writes: BatchEntry): Promise<void> {
+  await batch(db, writes);
+}

@@ -5,7 +5,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { type BatchStatement, backgroundDb, type Db, runBatch } from "../db/client";
+import { backgroundDb, batch, type Db } from "../db/client";
 import { tokens, users } from "../db/schema";
 import type { AppEnv, Caller } from "../env";
 import { sha256Hex } from "../lib/crypto";
@@ -44,14 +44,14 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const [cached, tokenHash] = await Promise.all([readCachedOptions(c.env.KV), token ? sha256Hex(token) : null]);
   const time = now();
 
-  const statements: BatchStatement[] = [];
-  if (tokenHash) statements.push(callerQuery(db, tokenHash, time));
-  if (!cached) statements.push(selectOptionRows(db));
-  const results = await runBatch(db, statements);
+  const found = await batch(db, {
+    callers: tokenHash ? callerQuery(db, tokenHash, time) : undefined,
+    options: cached ? undefined : selectOptionRows(db),
+  });
 
   let caller: Caller | null = null;
   if (tokenHash) {
-    const row = (results.shift() as { user: Caller; expire_time: number }[])[0];
+    const row = found.callers?.[0];
     if (row) {
       caller = row.user;
       if (TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
@@ -69,7 +69,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (cached) {
     c.set("options", cached);
   } else {
-    const record = optionsFromRows(results.shift() as { name: string; value: string }[]);
+    const record = optionsFromRows(found.options ?? []);
     c.set("options", record);
     c.executionCtx.waitUntil(cacheOptions(c.env.KV, record));
   }

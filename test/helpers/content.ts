@@ -1,13 +1,22 @@
 /**
  * Content built straight into D1 for tests that need it as a starting point, with every counter the real
- * write would move kept consistent (so counter assertions stay meaningful). Tests of the create routes
- * themselves go through HTTP instead.
+ * write would move recounted by the app's own rule (behaviours/counters.ts), so counter assertions stay
+ * meaningful. Tests of the create routes themselves go through HTTP instead.
  */
 import { env } from "cloudflare:workers";
+import { recountStatements } from "../../src/behaviours/counters";
+import { commit, createDb, D1Meter } from "../../src/db/client";
+import type { CommentableKind, Kind, TopicableKind } from "../../src/domain/entities";
 import { now } from "../../src/lib/time";
 import { uniqueName } from "./factories";
 
 const db = () => env.DB;
+
+/** Recounts what a new row feeds, as the create route does in its batch. */
+async function recountFed(kind: Kind, id: number): Promise<void> {
+  const app = createDb(env.DB, new D1Meter());
+  await commit(app, recountStatements(app, kind, [id]));
+}
 
 async function insert(sql: string, ...values: unknown[]): Promise<number> {
   const row = await db()
@@ -36,26 +45,12 @@ interface PostFields {
   delete_time?: number;
 }
 
-/** Counters count what a reader sees (DECISIONS.md): an item created in the trash moves none. */
-const live = (fields: { delete_time?: number }) => !fields.delete_time;
-
-async function attachTopics(
-  type: "question" | "article",
-  id: number,
-  topicIds: number[],
-  time: number,
-  counted: boolean,
-) {
-  const counter = type === "question" ? "question_count" : "article_count";
+async function attachTopics(type: TopicableKind, id: number, topicIds: number[], time: number) {
   for (const topicId of topicIds) {
-    await db().batch([
-      db()
-        .prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, ?, ?)")
-        .bind(topicId, id, type, time),
-      db()
-        .prepare(`UPDATE topics SET ${counter} = ${counter} + ? WHERE topic_id = ?`)
-        .bind(counted ? 1 : 0, topicId),
-    ]);
+    await db()
+      .prepare("INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, ?, ?)")
+      .bind(topicId, id, type, time)
+      .run();
   }
 }
 
@@ -73,9 +68,8 @@ export async function createQuestion(userId: number, fields: PostFields = {}): P
     time,
     fields.delete_time ?? 0,
   );
-  await attachTopics("question", id, fields.topic_ids ?? [], time, live(fields));
-  if (live(fields))
-    await db().prepare("UPDATE users SET question_count = question_count + 1 WHERE user_id = ?").bind(userId).run();
+  await attachTopics("question", id, fields.topic_ids ?? [], time);
+  await recountFed("question", id);
   return id;
 }
 
@@ -93,9 +87,8 @@ export async function createArticle(userId: number, fields: PostFields = {}): Pr
     time,
     fields.delete_time ?? 0,
   );
-  await attachTopics("article", id, fields.topic_ids ?? [], time, live(fields));
-  if (live(fields))
-    await db().prepare("UPDATE users SET article_count = article_count + 1 WHERE user_id = ?").bind(userId).run();
+  await attachTopics("article", id, fields.topic_ids ?? [], time);
+  await recountFed("article", id);
   return id;
 }
 
@@ -117,27 +110,18 @@ export async function createAnswer(
     time,
     fields.delete_time ?? 0,
   );
-  if (live(fields)) {
-    await db().batch([
-      db().prepare("UPDATE users SET answer_count = answer_count + 1 WHERE user_id = ?").bind(userId),
-      db()
-        .prepare(
-          "UPDATE questions SET answer_count = answer_count + 1, last_answer_time = ?, update_time = ? WHERE question_id = ?",
-        )
-        .bind(time, time, questionId),
-    ]);
+  // An answer created in the trash moves nothing, as nobody sees it.
+  if (!fields.delete_time) {
+    await db()
+      .prepare("UPDATE questions SET last_answer_time = ?, update_time = ? WHERE question_id = ?")
+      .bind(time, time, questionId)
+      .run();
   }
+  await recountFed("answer", id);
   return id;
 }
 
-export type CommentTarget = "question" | "answer" | "article" | "comment";
-
-const counterOf: Record<CommentTarget, [string, string, string]> = {
-  question: ["questions", "question_id", "comment_count"],
-  answer: ["answers", "answer_id", "comment_count"],
-  article: ["articles", "article_id", "comment_count"],
-  comment: ["comments", "comment_id", "reply_count"],
-};
+export type CommentTarget = CommentableKind;
 
 /** A comment on a question, answer or article, or a reply (target `comment`). */
 export async function createComment(
@@ -158,9 +142,7 @@ export async function createComment(
     time,
     fields.delete_time ?? 0,
   );
-  const [table, idColumn, counter] = counterOf[target];
-  if (live(fields))
-    await db().prepare(`UPDATE ${table} SET ${counter} = ${counter} + 1 WHERE ${idColumn} = ?`).bind(targetId).run();
+  await recountFed("comment", id);
   return id;
 }
 

@@ -1,13 +1,13 @@
 /** How answer rows become Answer records (spec "Answer"), with the includes `user`, `question`, `voting`. */
 import { answers } from "../../db/schema";
-import { contentKinds } from "../content/kinds";
+import { entities } from "../../domain/entities";
 import type { ContentRecords } from "../content/page";
 import { type AnswerRow, presentRecord } from "../content/present";
 import { answerQuestionRelation, authorRelation, includedRelations, votingRelation } from "../content/relations";
 import { ANSWER_INCLUDES, ANSWER_ORDER, type Answer, type AnswerInclude, AnswerSchema } from "./schema";
 
 export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {
-  kind: contentKinds.answer,
+  kind: entities.answer,
   includes: ANSWER_INCLUDES,
   order: ANSWER_ORDER,
   schema: AnswerSchema,

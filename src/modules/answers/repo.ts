@@ -1,7 +1,7 @@
-/** Writes on answers, and the counters an answer moves on its question and its author; lists and reads are the content core's. */
-import { eq, sql } from "drizzle-orm";
+/** Writes on answers and on the question a new one moves; lists and reads are the content core's. */
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { answers, questions, users } from "../../db/schema";
+import { answers, questions } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
 
 export function insertAnswer(
@@ -13,20 +13,14 @@ export function insertAnswer(
 }
 
 /**
- * A new answer moves its question's answer_count, last_answer_time and update_time (the spec: a question's
- * update_time changes "by posting an answer under it"), and its author's answer_count (behaviour.md 3.11).
+ * A new answer moves its question's last_answer_time and update_time (the spec: a question's update_time changes
+ * "by posting an answer under it"); its counters are recounted with the others (behaviour.md 3.11).
  */
-export function countNewAnswer(db: Db, questionId: number, userId: number, time: number) {
-  return [
-    db
-      .update(questions)
-      .set({ answer_count: sql`${questions.answer_count} + 1`, last_answer_time: time, update_time: time })
-      .where(eq(questions.question_id, questionId)),
-    db
-      .update(users)
-      .set({ answer_count: sql`${users.answer_count} + 1` })
-      .where(eq(users.user_id, userId)),
-  ];
+export function markAnswered(db: Db, questionId: number, time: number) {
+  return db
+    .update(questions)
+    .set({ last_answer_time: time, update_time: time })
+    .where(eq(questions.question_id, questionId));
 }
 
 export function updateAnswer(db: Db, id: number, changes: Partial<Content> & { update_time: number }) {

@@ -3,23 +3,24 @@
  * order of checks on a create or an edit, and the counters a new answer moves. A write is one read batch (what
  * the checks need) and one write batch carrying the counters and the record it answers with.
  */
-import type { BatchStatement, Db } from "../../db/client";
+import { recountStatements } from "../../behaviours/counters";
+import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
+import { entities } from "../../domain/entities";
+import { assertAuthorMay } from "../../domain/permissions";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { parseBody } from "../../lib/late-body";
-import { assertAuthorMay } from "../../lib/permissions";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { createdContent, editedFields } from "../content/body";
-import { contentKinds } from "../content/kinds";
-import { filteredPage, loadOne, type PageQuery } from "../content/page";
+import { filteredPage, loadOne, oneRecord, type PageQuery } from "../content/page";
 import type { AnswerRow } from "../content/present";
 import { liveCheck, newestOf, selectLive, selectLiveRow } from "../content/repo";
 import { linkImages } from "../images/linking";
 import { questionAnswered } from "../notifications/events";
 import { userExists } from "../users/service";
 import { answerRecords } from "./records";
-import { countNewAnswer, insertAnswer, updateAnswer } from "./repo";
+import { insertAnswer, markAnswered, updateAnswer } from "./repo";
 import { type Answer, AnswerBody, type AnswerInclude } from "./schema";
 
 export interface AnswerListQuery extends PageQuery {
@@ -50,7 +51,7 @@ export function listQuestionAnswers(
   query: PageQuery,
   include: Set<AnswerInclude>,
 ) {
-  const check = liveCheck(db, contentKinds.question, questionId);
+  const check = liveCheck(db, entities.question, questionId);
   return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
 }
 
@@ -67,15 +68,9 @@ export function listUserAnswers(db: Db, view: View, userId: number, query: PageQ
   );
 }
 
-/** One answer, after `writes` in the same batch; trashed ones only for administrators. */
-export function getAnswer(
-  db: Db,
-  view: View,
-  id: number,
-  include: Set<AnswerInclude>,
-  writes: BatchStatement[] = [],
-): Promise<Answer> {
-  return loadOne(db, view, answerRecords, id, include, writes);
+/** One answer; trashed ones only for administrators. */
+export function getAnswer(db: Db, view: View, id: number, include: Set<AnswerInclude>): Promise<Answer> {
+  return loadOne(db, view, answerRecords, id, include);
 }
 
 /**
@@ -91,25 +86,22 @@ export async function createAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const question = await selectLive(db, contentKinds.question, questionId);
-  if (question.length === 0) throw new ApiError(contentKinds.question.notFound);
+  const question = await selectLive(db, entities.question, questionId);
+  if (question.length === 0) throw new ApiError(entities.question.notFound);
   const content = createdContent(parseBody(AnswerBody, raw));
 
   const time = now();
+  // The new answer's id is only known inside the batch: the statements after the insert name it by subquery.
+  const created = newestOf(db, entities.answer, author.user_id);
   const writes = [
     insertAnswer(db, { question_id: questionId, user_id: author.user_id, ...content, time }),
-    ...countNewAnswer(db, questionId, author.user_id, time),
-    ...linkImages(
-      db,
-      "answer",
-      newestOf(db, contentKinds.answer, author.user_id),
-      author.user_id,
-      content.content_markdown,
-    ),
-    // After the insert: the notification names the new answer by subquery (behaviour.md 3.12).
-    ...questionAnswered(db, questionId, newestOf(db, contentKinds.answer, author.user_id), author.user_id, time),
+    markAnswered(db, questionId, time),
+    ...recountStatements(db, "answer", created),
+    ...linkImages(db, "answer", created, author.user_id, content.content_markdown),
+    // After the insert: the notification names the new answer (behaviour.md 3.12).
+    ...questionAnswered(db, questionId, created, author.user_id, time),
   ];
-  return loadOne(db, view, answerRecords, newestOf(db, contentKinds.answer, author.user_id), include, writes);
+  return writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
 }
 
 /**
@@ -125,8 +117,8 @@ export async function editAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const [answer] = (await selectLiveRow(db, contentKinds.answer, id)) as AnswerRow[];
-  if (!answer) throw new ApiError(contentKinds.answer.notFound);
+  const [answer] = (await selectLiveRow(db, entities.answer, id)) as AnswerRow[];
+  if (!answer) throw new ApiError(entities.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
@@ -134,5 +126,5 @@ export async function editAnswer(
   const writes: BatchStatement[] =
     Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
-  return getAnswer(db, view, id, include, writes);
+  return writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
 }

@@ -1,7 +1,7 @@
 /** How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`, `voting`. */
 import { followTargets } from "../../behaviours/followable";
 import { articles } from "../../db/schema";
-import { contentKinds } from "../content/kinds";
+import { entities } from "../../domain/entities";
 import type { ContentRecords } from "../content/page";
 import { type ArticleRow, presentRecord } from "../content/present";
 import {
@@ -14,7 +14,7 @@ import {
 import { ARTICLE_INCLUDES, ARTICLE_ORDER, type Article, type ArticleInclude, ArticleSchema } from "./schema";
 
 export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude> = {
-  kind: contentKinds.article,
+  kind: entities.article,
   includes: ARTICLE_INCLUDES,
   order: ARTICLE_ORDER,
   schema: ArticleSchema,

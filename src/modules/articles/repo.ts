@@ -1,19 +1,13 @@
-/** Writes on articles and the author's article_count; lists and reads are the content core's (content/repo.ts). */
-import { eq, sql } from "drizzle-orm";
+/** Writes on articles; lists and reads are the content core's (content/repo.ts), counters behaviours/counters.ts'. */
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { articles, users } from "../../db/schema";
+import { articles } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
 
 export function insertArticle(db: Db, values: Content & { user_id: number; title: string; time: number }) {
   const { time, ...fields } = values;
   return db.insert(articles).values({ ...fields, create_time: time, update_time: time });
 }
-
-export const countNewArticle = (db: Db, userId: number) =>
-  db
-    .update(users)
-    .set({ article_count: sql`${users.article_count} + 1` })
-    .where(eq(users.user_id, userId));
 
 export const updateArticle = (db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number) =>
   db

@@ -144,6 +144,6 @@ mountUserList(router, {
   load: (db, view, userId, query) => listFollowedArticles(db, view, userId, query, includeOf(query)),
 });
 
-mountFollowerRoutes(router, followTargets.article, { resource: "articles", param: "article_id", tag: "articles" });
+mountFollowerRoutes(router, followTargets.article);
 
 export default router;

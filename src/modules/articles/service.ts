@@ -4,13 +4,13 @@
  */
 import { titledPosts } from "../content/titled-posts";
 import { articleRecords } from "./records";
-import { countNewArticle, insertArticle, updateArticle } from "./repo";
+import { insertArticle, updateArticle } from "./repo";
 import { ArticleEditBody } from "./schema";
 
 const articles = titledPosts(
   "article",
   articleRecords,
-  { insert: insertArticle, countNew: countNewArticle, update: updateArticle },
+  { insert: insertArticle, update: updateArticle },
   ArticleEditBody,
 );
 

@@ -7,7 +7,7 @@
  * so concurrent guesses cannot share one count.
  */
 import type { Context } from "hono";
-import { type BatchStatement, backgroundDb, type Db, runBatch } from "../../db/client";
+import { type BatchQuery, backgroundDb, batch, type Db } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
@@ -48,7 +48,7 @@ export async function sendCode<Row>(
   c: Context<AppEnv>,
   purpose: CodePurpose,
   email: string,
-  lookup: BatchStatement,
+  lookup: BatchQuery<Row[]>,
   check: (rows: Row[]) => boolean,
   background = false,
 ): Promise<void> {
@@ -60,11 +60,11 @@ export async function sendCode<Row>(
     { ...PER_ADDRESS, subject: address },
     { ...PER_IP, subject: ip },
   ];
-  const [rows, perAddress, claimed] = (await runBatch(db, [
-    lookup,
-    countEvents(db, PER_ADDRESS.action, address, time - PER_ADDRESS.window),
-    claimEvents(db, limits, time),
-  ])) as [Row[], { n: number }[], { id: number }[]];
+  const { rows, perAddress, claimed } = await batch(db, {
+    rows: lookup,
+    perAddress: countEvents(db, PER_ADDRESS.action, address, time - PER_ADDRESS.window),
+    claimed: claimEvents(db, limits, time),
+  });
   // Limits first: probing addresses (a taken one is 409) is limited like sending.
   if (claimed.length === 0) {
     const message =

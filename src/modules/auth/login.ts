@@ -14,7 +14,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { type BatchStatement, runBatch } from "../../db/client";
+import { batch, commit } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
@@ -73,26 +73,18 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   const match = isEmailAddress(body.name) ? byEmail(body.name) : byUsername(body.name);
   const accountKey = accountKeySql(match, nameKey(body.name));
   const admin = await ensureAdminStatements(db, c.env);
-  const reads: BatchStatement[] = [
-    selectLoginUser(db, match),
-    countEvents(db, FAILED_BY_IP, ip, time - WINDOW),
-    countEvents(db, CAPTCHA_BY_IP.action, ip, time - WINDOW),
-    countEvents(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
-    insertEvents(db, [
+  const { users, byIp, captchasByIp, forAccount, attempt, captchaRows } = await batch(db, {
+    admin,
+    users: selectLoginUser(db, match),
+    byIp: countEvents(db, FAILED_BY_IP, ip, time - WINDOW),
+    captchasByIp: countEvents(db, CAPTCHA_BY_IP.action, ip, time - WINDOW),
+    forAccount: countEvents(db, FAILED_FOR_ACCOUNT, accountKey, time - WINDOW),
+    attempt: insertEvents(db, [
       { action: FAILED_BY_IP, subject: ip, create_time: time },
       { action: FAILED_FOR_ACCOUNT, subject: accountKey, create_time: time },
     ]),
-    takeCaptcha(db, body.captcha_token),
-  ];
-  const results = await runBatch(db, [...admin, ...reads]);
-  const [users, byIp, captchasByIp, forAccount, attempt, captchaRows] = results.slice(admin.length) as [
-    { user_id: number; password: string; disable_time: number }[],
-    { n: number }[],
-    { n: number }[],
-    { n: number; last: number }[],
-    { id: number }[],
-    { code: string }[],
-  ];
+    captchaRows: takeCaptcha(db, body.captcha_token),
+  });
   const user = users[0];
   const account = forAccount[0] ?? { n: 0, last: 0 };
   const failures = Math.max(byIp[0]?.n ?? 0, account.n);
@@ -102,7 +94,7 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   const refuse = async (error: ApiError, captcha?: ReturnType<typeof newCaptcha>): Promise<never> => {
     const handedOut = { action: CAPTCHA_BY_IP.action, subject: ip, create_time: time };
     const handOut = captcha ? [insertCaptcha(db, captcha.row), insertEvents(db, [handedOut])] : [];
-    await runBatch(db, [deleteEventsById(db, attemptIds), ...handOut]);
+    await commit(db, [deleteEventsById(db, attemptIds), ...handOut]);
     throw error;
   };
   const wait = backoff(account.n, account.last, time);
@@ -146,7 +138,7 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   };
   // A hash from before the pepper (or with fewer iterations) is replaced now that the password is known.
   const password = outdated ? { password: await hashPassword(body.password, pepper) } : {};
-  await db.batch([
+  await commit(db, [
     insertToken(db, record),
     recordLogin(db, user.user_id, {
       last_login_time: time,

@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { batch } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { validationError } from "../../lib/errors";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
@@ -38,11 +39,13 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
   const address = codeAddress(body.email);
   // Before the batch: a refused password costs no try of the code.
   await assertAcceptablePassword(body.password);
-  const [accounts, codes] = await db.batch([
-    selectUserId(db, byEmail(body.email)),
-    countCodeTry(db, "password_reset", address),
-  ]);
-  const account = accounts[0];
+  const {
+    accounts: [account],
+    codes,
+  } = await batch(db, {
+    accounts: selectUserId(db, byEmail(body.email)),
+    codes: countCodeTry(db, "password_reset", address),
+  });
   if (!account) throw wrongCode();
   const codeHash = await verifyCode(body.email_code, codes[0]);
   // Told only to someone holding a valid code, i.e. reading the account's mail.
@@ -51,10 +54,10 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
   const hash = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
   // Every write waits on the code row, deleted last: of two resets racing with one code, only one applies.
   const unused = codeStillValid(db, "password_reset", address, codeHash);
-  const [updated] = await db.batch([
-    updatePasswordWithCode(db, account.user_id, hash, unused),
-    deleteUserTokensWithCode(db, account.user_id, unused),
-    deleteCode(db, "password_reset", address),
-  ]);
+  const { updated } = await batch(db, {
+    updated: updatePasswordWithCode(db, account.user_id, hash, unused),
+    tokens: deleteUserTokensWithCode(db, account.user_id, unused),
+    code: deleteCode(db, "password_reset", address),
+  });
   if (updated.length === 0) throw wrongCode();
 }

@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { runBatch } from "../../db/client";
+import { batch } from "../../db/client";
 import type { AppEnv, Caller } from "../../env";
 import { clientInfo } from "../../lib/client-info";
 import { type ApiError, validationError } from "../../lib/errors";
@@ -45,11 +45,11 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   const address = codeAddress(body.email);
   // Before the batch: a refused password costs no try of the code.
   await assertAcceptablePassword(body.password);
-  const [emailRows, codeRows, nameRows] = await db.batch([
-    selectUserId(db, byEmail(body.email)),
-    countCodeTry(db, "register", address),
-    selectUserId(db, byUsername(body.username)),
-  ]);
+  const { emailRows, codeRows, nameRows } = await batch(db, {
+    emailRows: selectUserId(db, byEmail(body.email)),
+    codeRows: countCodeTry(db, "register", address),
+    nameRows: selectUserId(db, byUsername(body.username)),
+  });
   if (emailRows.length) throw emailTaken();
   await verifyCode(body.email_code, codeRows[0]);
   if (nameRows.length) throw usernameTaken();
@@ -58,8 +58,10 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   const client = clientInfo(c.req.raw);
   const password = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
   const admin = await ensureAdminStatements(db, c.env);
-  const writes = [
-    insertUser(db, {
+  const written = await batch(db, {
+    // The administrator goes first, so on an empty database it is user 1 and nobody can take its name.
+    admin,
+    inserted: insertUser(db, {
       username: body.username,
       email: body.email,
       password,
@@ -71,16 +73,12 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
       create_time: time,
       update_time: time,
     }),
-    deleteCode(db, "register", address),
-  ];
-  let results: unknown[];
-  try {
-    // The administrator goes first, so on an empty database it is user 1 and nobody can take its name.
-    results = await runBatch(db, [...admin, ...writes]);
-  } catch (error) {
+    code: deleteCode(db, "register", address),
+  }).catch((error) => {
     throw duplicateError(error) ?? error;
-  }
-  const user = (results[admin.length] as Caller[])[0] as Caller;
+  });
+  // A refused insert fails the whole batch: one that ran has inserted the user.
+  const user = written.inserted[0] as Caller;
 
   const options = c.get("options");
   // A failing welcome mail never fails the registration (DECISIONS.md): it is sent after the response.

@@ -4,7 +4,7 @@
  * file; every change stores files under new random names, so every change gives new URLs (DECISIONS.md, Platform).
  */
 import type { Context } from "hono";
-import { backgroundDb, type Db, runBatch } from "../../db/client";
+import { backgroundDb, batch, type Db } from "../../db/client";
 import type { AppEnv, Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import type { ImageUrls } from "../../lib/image-urls";
@@ -65,10 +65,12 @@ async function replace(
   const kind = USER_IMAGE_KINDS[column];
   let before: { avatar: string; cover: string } | undefined;
   try {
-    const [rows] = (await runBatch(db, [selectUserImages(db, userId), setUserImage(db, userId, column, path)])) as [
-      { avatar: string; cover: string }[],
-    ];
-    before = rows[0];
+    // Read before the update, in its batch: the files the update stops pointing at.
+    const found = await batch(db, {
+      images: selectUserImages(db, userId),
+      update: setUserImage(db, userId, column, path),
+    });
+    before = found.images[0];
   } finally {
     if (!before && path) await deleteImageSet(bucket, path, kind.sizes);
   }

@@ -1,13 +1,13 @@
 /** How comment rows become Comment records (spec "Comment"), with the includes `user` and `voting`. */
 import { comments } from "../../db/schema";
-import { contentKinds } from "../content/kinds";
+import { entities } from "../../domain/entities";
 import type { ContentRecords } from "../content/page";
 import { type CommentRow, presentRecord } from "../content/present";
 import { authorRelation, includedRelations, votingRelation } from "../content/relations";
 import { COMMENT_INCLUDES, COMMENT_ORDER, type Comment, type CommentInclude, CommentSchema } from "./schema";
 
 export const commentRecords: ContentRecords<CommentRow, Comment, CommentInclude> = {
-  kind: contentKinds.comment,
+  kind: entities.comment,
   includes: COMMENT_INCLUDES,
   order: COMMENT_ORDER,
   schema: CommentSchema,

@@ -1,16 +1,11 @@
 /** Zod schemas of comments (spec "Comment", behaviour.md 2.1 and 3.4): the record, its queries and bodies. */
-import type { comments } from "../../db/schema";
+import { comments } from "../../db/schema";
 import { idFilter, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../lib/openapi";
 import type { OrderRule } from "../../lib/order";
 import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
 
-export type CommentableType = (typeof comments.$inferSelect)["commentable_type"];
-export const COMMENTABLE_TYPES = [
-  "article",
-  "question",
-  "answer",
-  "comment",
-] as const satisfies readonly CommentableType[];
+/** The schema's enum, which the entity model checks names exactly the commentable kinds (a tuple, for zod). */
+const COMMENTABLE_TYPES = comments.commentable_type.enumValues;
 
 const int = () => z.number().int();
 

@@ -3,26 +3,26 @@
  * Every read is one batch (rows, total, includes, and the owner's existence check); see behaviours/commentable
  * for the lists and creation on each commentable target.
  */
-import type { BatchStatement, Db } from "../../db/client";
+import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
+import { type CommentableKind, entities } from "../../domain/entities";
+import { assertAuthorMay } from "../../domain/permissions";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { parseBody } from "../../lib/late-body";
-import { assertAuthorMay } from "../../lib/permissions";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
-import { contentKinds } from "../content/kinds";
-import { filteredPage, loadOne, type PageQuery } from "../content/page";
+import { filteredPage, oneRecord, type PageQuery } from "../content/page";
 import type { CommentRow } from "../content/present";
 import { selectLiveRow } from "../content/repo";
 import { userExists } from "../users/service";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
-import { type Comment, type CommentableType, CommentEditBody, type CommentInclude } from "./schema";
+import { type Comment, CommentEditBody, type CommentInclude } from "./schema";
 
 export interface CommentListQuery extends PageQuery {
   comment_id?: number;
   commentable_id?: number;
-  commentable_type?: CommentableType;
+  commentable_type?: CommentableKind;
   user_id?: number;
   trashed?: string;
 }
@@ -55,7 +55,7 @@ export function getComment(
   include: Set<CommentInclude>,
   writes: BatchStatement[] = [],
 ): Promise<Comment> {
-  return loadOne(db, view, commentRecords, id, include, writes);
+  return writeThenRead(db, writes, oneRecord(db, view, commentRecords, id, include));
 }
 
 /**
@@ -71,8 +71,8 @@ export async function editComment(
   raw: unknown,
   include: Set<CommentInclude>,
 ): Promise<Comment> {
-  const [comment] = (await selectLiveRow(db, contentKinds.comment, id)) as CommentRow[];
-  if (!comment) throw new ApiError(contentKinds.comment.notFound);
+  const [comment] = (await selectLiveRow(db, entities.comment, id)) as CommentRow[];
+  if (!comment) throw new ApiError(entities.comment.notFound);
   const time = now();
   assertAuthorMay("comment", "edit", comment, caller, view.options, time);
 

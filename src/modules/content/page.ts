@@ -6,13 +6,13 @@
 import { and, count, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteSelect, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type IdSource, inIds } from "../../behaviours/id-source";
-import { type BatchStatement, type Db, runBatch } from "../../db/client";
+import { type BatchQuery, type BatchRead, batch, type Db, readAs } from "../../db/client";
+import type { EntityWith } from "../../domain/entities";
 import { ApiError, type ErrorName } from "../../lib/errors";
 import type { z } from "../../lib/openapi";
 import { type OrderRule, parseOrder } from "../../lib/order";
 import { type PageRequest, type Pagination, paginate, parsePage } from "../../lib/pagination";
 import type { View } from "../../lib/view";
-import type { ContentKind } from "./kinds";
 import type { Relationships } from "./present";
 import type { Relation } from "./relations";
 import { byId, filteredList, type ListFilter } from "./repo";
@@ -30,7 +30,7 @@ export interface ListSource {
 
 /** A statement whose empty result means the list's owner is missing (e.g. the question of its answers). */
 export interface ExistenceCheck {
-  statement: BatchStatement;
+  statement: BatchQuery<unknown[]>;
   notFound: ErrorName;
 }
 
@@ -70,19 +70,12 @@ export async function loadPage<R extends Record<string, unknown>, T>(
   check?: ExistenceCheck,
 ): Promise<Page<T>> {
   const { total, rows, ids } = pageStatements(db, source, request);
-  const relations = relation?.(ids);
-  const results = await runBatch(db, [
-    ...(check ? [check.statement] : []),
-    total,
-    rows,
-    ...(relations?.statements ?? []),
-  ]);
-  if (check && (results.shift() as unknown[]).length === 0) throw new ApiError(check.notFound);
-  const [counted] = results.shift() as { total: number }[];
-  const pageRows = results.shift() as R[];
-  const relationsOf = relations?.resolve(results);
+  const found = await batch(db, { owner: check?.statement, total, rows, relations: relation?.(ids) });
+  if (check && found.owner?.length === 0) throw new ApiError(check.notFound);
+  const [counted] = found.total;
+  const relationsOf = found.relations;
   return {
-    data: pageRows.map((row) => present(row, relationsOf?.(row[idKey(source)] as number))),
+    data: (found.rows as R[]).map((row) => present(row, relationsOf?.(row[idKey(source)] as number))),
     pagination: paginate(request, counted?.total ?? 0),
   };
 }
@@ -98,31 +91,29 @@ function idKey(source: ByIdSource): string {
 export type ByIdSource = Pick<ListSource, "table" | "id" | "columns" | "where">;
 
 /**
- * Items after `writes` (in the same batch, so they see the writes), with their relations: a list of ids,
- * answered in the order asked and skipping ids `where` does not find, or a subquery naming rows written in
- * the batch (an INSERT's id is not known before it runs). Used to answer a write with the records it changed.
+ * Items with their relations, as a read for any batch: a list of ids, answered in the order asked and skipping
+ * ids `where` does not find, or a subquery naming rows written earlier in the batch (an INSERT's id is not known
+ * before it runs). After writes (`writeThenRead`), it answers a write with the records it changed.
  */
-export async function loadByIds<R extends Record<string, unknown>, T>(
+export function itemsByIds<R extends Record<string, unknown>, T>(
   db: Db,
   source: ByIdSource,
   ids: IdSource,
   relation: ((ids: IdSource) => Relation) | null,
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
-  writes: BatchStatement[] = [],
-): Promise<T[]> {
+): BatchRead<T[]> {
   const rows = db
     .select(source.columns)
     .from(source.table)
     .where(and(inIds(source.id, ids), source.where));
-  const relations = relation?.(ids);
-  const results = (await runBatch(db, [...writes, rows, ...(relations?.statements ?? [])])).slice(writes.length);
   const key = idKey(source);
-  const found = results.shift() as R[];
-  const byId = new Map(found.map((row) => [row[key] as number, row]));
-  const relationsOf = relations?.resolve(results);
-  return (Array.isArray(ids) ? ids : [...byId.keys()]).flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [present(row, relationsOf?.(id))] : [];
+  return readAs({ rows, relations: relation?.(ids) }, (found) => {
+    // R is what source.columns selects, which a generic record of columns cannot show.
+    const byId = new Map((found.rows as R[]).map((row) => [row[key] as number, row]));
+    return (Array.isArray(ids) ? ids : [...byId.keys()]).flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [present(row, found.relations?.(id))] : [];
+    });
   });
 }
 
@@ -146,9 +137,9 @@ export interface Records<R, T, I extends string> {
   present(view: View): (row: R, relationships: Relationships | undefined) => T;
 }
 
-/** The records of a content kind, with its registry entry (table, trash column, NOT_FOUND) and its list order. */
+/** The records of a kind with a trash, with its entity (table, trash column, NOT_FOUND) and its list order. */
 export interface ContentRecords<R, T, I extends string> extends Records<R, T, I> {
-  kind: ContentKind;
+  kind: EntityWith<"trash">;
   order: OrderRule<string>;
 }
 
@@ -182,7 +173,7 @@ export function filteredPage<R extends Record<string, unknown>, T, I extends str
   return pageOf(db, view, records, filteredList<R, string>(records.kind, filter, order), query, include, check);
 }
 
-/** Records by id, or those a subquery names, after `writes` in the same batch (see {@link loadByIds}). */
+/** Records by id, or those a subquery names, as a read for any batch (see {@link itemsByIds}). */
 export function recordsByIds<R extends Record<string, unknown>, T, I extends string>(
   db: Db,
   view: View,
@@ -190,25 +181,36 @@ export function recordsByIds<R extends Record<string, unknown>, T, I extends str
   source: ByIdSource,
   ids: IdSource,
   include: Set<I>,
-  writes: BatchStatement[] = [],
-): Promise<T[]> {
-  return loadByIds(db, source, ids, records.relation(db, view, include), records.present(view), writes);
+): BatchRead<T[]> {
+  return itemsByIds(db, source, ids, records.relation(db, view, include), records.present(view));
 }
 
 /**
- * One record of a content kind after `writes` in the same batch: by its id, or by a subquery naming the row
- * the writes inserted. The kind's NOT_FOUND when missing, or trashed for non-administrators (DECISIONS.md).
+ * One record of a content kind as a read for any batch: by its id, or by a subquery naming the row writes
+ * earlier in the batch inserted. The kind's NOT_FOUND when missing, or trashed for non-administrators
+ * (DECISIONS.md).
  */
-export async function loadOne<R extends Record<string, unknown>, T, I extends string>(
+export function oneRecord<R extends Record<string, unknown>, T, I extends string>(
   db: Db,
   view: View,
   records: ContentRecords<R, T, I>,
   id: number | SQL,
   include: Set<I>,
-  writes: BatchStatement[] = [],
-): Promise<T> {
+): BatchRead<T> {
   const source = byId(records.kind, view.isAdmin);
-  const [record] = await recordsByIds(db, view, records, source, typeof id === "number" ? [id] : id, include, writes);
-  if (!record) throw new ApiError(records.kind.notFound);
-  return record;
+  return readAs(recordsByIds(db, view, records, source, typeof id === "number" ? [id] : id, include), ([record]) => {
+    if (!record) throw new ApiError(records.kind.notFound);
+    return record;
+  });
+}
+
+/** One record of a content kind (see {@link oneRecord}). */
+export function loadOne<R extends Record<string, unknown>, T, I extends string>(
+  db: Db,
+  view: View,
+  records: ContentRecords<R, T, I>,
+  id: number,
+  include: Set<I>,
+): Promise<T> {
+  return batch(db, oneRecord(db, view, records, id, include));
 }

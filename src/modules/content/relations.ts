@@ -7,28 +7,20 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type FollowTarget, followedAmong } from "../../behaviours/followable";
 import { type IdSource, inIds } from "../../behaviours/id-source";
-import type { BatchStatement, Db } from "../../db/client";
+import { type BatchRead, type Db, readAs } from "../../db/client";
 import { answers, questions, topicables, topics, users, votes } from "../../db/schema";
+import type { TopicableKind } from "../../domain/entities";
 import type { View } from "../../lib/view";
 import { presentUserSummary } from "../users/present";
 import { questionSummary, type Relationships, topicSummary } from "./present";
 
-export interface Relation {
-  statements: BatchStatement[];
-  /** Takes this relation's results off the front of `results`, in order. */
-  resolve(results: unknown[]): (id: number) => Relationships;
-}
+/** Statements that ride in the batch of the rows, read as the relationships of one row by its id. */
+export type Relation = BatchRead<(id: number) => Relationships>;
 
 /** Several relations as one: their statements in order, their relationships merged per row. */
 export function combineRelations(relations: (Relation | null | false | undefined)[]): Relation {
   const present = relations.filter((r): r is Relation => Boolean(r));
-  return {
-    statements: present.flatMap((r) => r.statements),
-    resolve(results) {
-      const resolvers = present.map((r) => r.resolve(results));
-      return (id) => Object.assign({}, ...resolvers.map((of) => of(id)));
-    },
-  };
+  return readAs(present, (resolvers) => (id) => Object.assign({}, ...resolvers.map((of) => of(id))));
 }
 
 /**
@@ -64,18 +56,13 @@ export function authorRelation(
     .from(table)
     .innerJoin(users, eq(users.user_id, userId))
     .where(inIds(id, ids));
-  return {
-    statements: [statement],
-    resolve(results) {
-      const rows = byId(
-        results.shift() as { id: number; user_id: number; username: string; headline: string; avatar: string }[],
-      );
-      return (itemId) => {
-        const row = rows.get(itemId);
-        return { user: row ? presentUserSummary(row, view) : null };
-      };
-    },
-  };
+  return readAs(statement, (found) => {
+    const rows = byId(found);
+    return (itemId) => {
+      const row = rows.get(itemId);
+      return { user: row ? presentUserSummary(row, view) : null };
+    };
+  });
 }
 
 /** `voting`: the caller's vote on each item, `up`, `down`, or '' (always '' for anonymous callers). */
@@ -86,53 +73,44 @@ export function votingRelation(
   ids: IdSource,
 ): Relation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return { statements: [], resolve: () => () => ({ voting: "" }) };
+  if (!viewerId) return readAs(null, () => () => ({ voting: "" }));
   const statement = db
     .select({ id: votes.votable_id, type: votes.type })
     .from(votes)
     .where(and(eq(votes.votable_type, type), eq(votes.user_id, viewerId), inIds(votes.votable_id, ids)));
-  return {
-    statements: [statement],
-    resolve(results) {
-      const rows = byId(results.shift() as { id: number; type: string }[]);
-      return (itemId) => ({ voting: rows.get(itemId)?.type ?? "" });
-    },
-  };
+  return readAs(statement, (found) => {
+    const rows = byId(found);
+    return (itemId) => ({ voting: rows.get(itemId)?.type ?? "" });
+  });
 }
 
 /** `is_following`: whether the caller follows each item (false for anonymous callers). */
 export function followingRelation(db: Db, view: View, target: FollowTarget, ids: IdSource): Relation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return { statements: [], resolve: () => () => ({ is_following: false }) };
-  return {
-    statements: [followedAmong(db, target, viewerId, ids)],
-    resolve(results) {
-      const followed = new Set((results.shift() as { id: number }[]).map((r) => r.id));
-      return (itemId) => ({ is_following: followed.has(itemId) });
-    },
-  };
+  if (!viewerId) return readAs(null, () => () => ({ is_following: false }));
+  return readAs(followedAmong(db, target, viewerId, ids), (rows) => {
+    const followed = new Set(rows.map((r) => r.id));
+    return (itemId) => ({ is_following: followed.has(itemId) });
+  });
 }
 
 /** `topics`: the live topics of each question or article, in the order they were attached ([] if none). */
-export function topicsRelation(db: Db, view: View, type: "question" | "article", ids: IdSource): Relation {
+export function topicsRelation(db: Db, view: View, type: TopicableKind, ids: IdSource): Relation {
   const statement = db
     .select({ id: topicables.topicable_id, topic_id: topics.topic_id, name: topics.name, cover: topics.cover })
     .from(topicables)
     .innerJoin(topics, eq(topics.topic_id, topicables.topic_id))
     .where(and(eq(topicables.topicable_type, type), inIds(topicables.topicable_id, ids), eq(topics.delete_time, 0)))
     .orderBy(asc(topicables.create_time), asc(sql`${topicables}.rowid`));
-  return {
-    statements: [statement],
-    resolve(results) {
-      const grouped = new Map<number, ReturnType<typeof topicSummary>[]>();
-      for (const row of results.shift() as { id: number; topic_id: number; name: string; cover: string }[]) {
-        const list = grouped.get(row.id) ?? [];
-        list.push(topicSummary(row, view));
-        grouped.set(row.id, list);
-      }
-      return (itemId) => ({ topics: grouped.get(itemId) ?? [] });
-    },
-  };
+  return readAs(statement, (rows) => {
+    const grouped = new Map<number, ReturnType<typeof topicSummary>[]>();
+    for (const row of rows) {
+      const list = grouped.get(row.id) ?? [];
+      list.push(topicSummary(row, view));
+      grouped.set(row.id, list);
+    }
+    return (itemId) => ({ topics: grouped.get(itemId) ?? [] });
+  });
 }
 
 /** `question` of each answer: the question's summary, null when it is trashed. */
@@ -148,22 +126,11 @@ export function answerQuestionRelation(db: Db, ids: IdSource): Relation {
     .from(answers)
     .innerJoin(questions, and(eq(questions.question_id, answers.question_id), eq(questions.delete_time, 0)))
     .where(inIds(answers.answer_id, ids));
-  return {
-    statements: [statement],
-    resolve(results) {
-      const rows = byId(
-        results.shift() as {
-          id: number;
-          question_id: number;
-          title: string;
-          create_time: number;
-          update_time: number;
-        }[],
-      );
-      return (answerId) => {
-        const row = rows.get(answerId);
-        return { question: row ? questionSummary(row) : null };
-      };
-    },
-  };
+  return readAs(statement, (found) => {
+    const rows = byId(found);
+    return (answerId) => {
+      const row = rows.get(answerId);
+      return { question: row ? questionSummary(row) : null };
+    };
+  });
 }

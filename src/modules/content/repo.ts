@@ -1,17 +1,26 @@
 /**
- * Queries over any kind of the content registry (content/kinds.ts): the list sources the page builder pages
- * through (content/page.ts), the existence check of a live row, and the id of a row just inserted.
+ * Queries over any kind of the entity model with a trash column (domain/entities.ts): the list sources the page
+ * builder pages through (content/page.ts), the existence check of a live row, and the id of a row just inserted.
  */
 import { and, asc, desc, eq, gt, max, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { followingJoin, followTargets } from "../../behaviours/followable";
+import { isLive } from "../../behaviours/live";
 import type { Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { follows, topicables } from "../../db/schema";
+import {
+  type EntityWith,
+  entities,
+  type FollowableKind,
+  type TopicableKind,
+  type TrashableKind,
+} from "../../domain/entities";
 import type { Order } from "../../lib/order";
-import type { TopicableType } from "../topics/repo";
-import { type ContentKind, contentKinds } from "./kinds";
 import type { ByIdSource, ExistenceCheck, ListSource } from "./page";
+
+/** A kind whose rows can be in the trash: what lists, pages and existence checks run over. */
+type Listed = EntityWith<"trash">;
 
 /** `ORDER BY field, id` in the asked direction: the id settles ties so pages never overlap. */
 export function orderBy<F extends string>(columns: Record<F, SQLiteColumn>, order: Order<F>, id: SQLiteColumn): SQL[] {
@@ -19,7 +28,7 @@ export function orderBy<F extends string>(columns: Record<F, SQLiteColumn>, orde
   return [direction(columns[order.field]), direction(id)];
 }
 
-const live = (kind: ContentKind) => eq(kind.deleteTime, 0);
+const live = (kind: Listed) => eq(kind.trash, 0);
 
 /** What a list keeps besides the columns it filters on: the trash or the live rows, a topic, any other condition. */
 export interface ListFilter {
@@ -35,7 +44,7 @@ export interface ListFilter {
  * (the id settling ties).
  */
 export function filteredList<R, F extends string>(
-  kind: ContentKind,
+  kind: Listed,
   filter: ListFilter & Partial<R>,
   order: Order<F>,
 ): ListSource {
@@ -51,17 +60,15 @@ export function filteredList<R, F extends string>(
     id: kind.id,
     columns: kind.columns,
     join: inTopic === undefined ? undefined : inTopicJoin(kind, inTopic),
-    where: and(trashed ? gt(kind.deleteTime, 0) : live(kind), where, ...columns),
+    where: and(trashed ? gt(kind.trash, 0) : live(kind), where, ...columns),
     orderBy: orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id),
   };
 }
 
-/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
-
 /** How a list of questions or articles joins `topicables` to keep those filed under one topic. */
-function inTopicJoin(kind: ContentKind, topicId: number): ListSource["join"] {
+function inTopicJoin(kind: Listed, topicId: number): ListSource["join"] {
   const on = allOf(
-    eq(topicables.topicable_type, kind.type as TopicableType),
+    eq(topicables.topicable_type, kind.type as TopicableKind),
     eq(topicables.topicable_id, kind.id),
     eq(topicables.topic_id, topicId),
   );
@@ -69,8 +76,8 @@ function inTopicJoin(kind: ContentKind, topicId: number): ListSource["join"] {
 }
 
 /** The live rows of a kind a user follows, newest follow first (behaviour.md 3.6). */
-export function followedBy(type: "question" | "article" | "topic", userId: number): ListSource {
-  const kind = contentKinds[type];
+export function followedBy(type: FollowableKind & TrashableKind, userId: number): ListSource {
+  const kind = entities[type];
   const join = followingJoin(followTargets[type], userId);
   return {
     table: kind.table,
@@ -83,29 +90,23 @@ export function followedBy(type: "question" | "article" | "topic", userId: numbe
 }
 
 /** A kind's rows by id; trashed ones only when `withTrashed` (administrators, DECISIONS.md content). */
-export function byId(kind: ContentKind, withTrashed: boolean): ByIdSource {
+export function byId(kind: Listed, withTrashed: boolean): ByIdSource {
   return { table: kind.table, id: kind.id, columns: kind.columns, where: withTrashed ? undefined : live(kind) };
 }
 
 /** The id of a live row of a kind; empty when it is missing or trashed: an existence check. */
-export function selectLive(db: Db, kind: ContentKind, id: number) {
-  return db
-    .select({ id: kind.id })
-    .from(kind.table)
-    .where(and(eq(kind.id, id), live(kind)));
+export function selectLive(db: Db, kind: Listed, id: number) {
+  return db.select({ id: kind.id }).from(kind.table).where(isLive(kind, id));
 }
 
 /** A list's check that the live row it hangs under exists (the kind's NOT_FOUND otherwise), run in its batch. */
-export function liveCheck(db: Db, kind: ContentKind, id: number): ExistenceCheck {
+export function liveCheck(db: Db, kind: Listed, id: number): ExistenceCheck {
   return { statement: selectLive(db, kind, id), notFound: kind.notFound };
 }
 
 /** A live row of a kind with every column: what an edit checks (missing and trashed are both NOT_FOUND). */
-export function selectLiveRow(db: Db, kind: ContentKind, id: number) {
-  return db
-    .select(kind.columns)
-    .from(kind.table)
-    .where(and(eq(kind.id, id), live(kind)));
+export function selectLiveRow(db: Db, kind: Listed, id: number) {
+  return db.select(kind.columns).from(kind.table).where(isLive(kind, id));
 }
 
 /**
@@ -113,7 +114,7 @@ export function selectLiveRow(db: Db, kind: ContentKind, id: number) {
  * the INSERT in the same batch (its id is not known before the batch runs): a batch is one transaction and
  * ids only grow (AUTOINCREMENT), so it is the user's largest id.
  */
-export function newestOf(db: Db, kind: ContentKind & { author: SQLiteColumn }, userId: number): SQL {
+export function newestOf(db: Db, kind: EntityWith<"author">, userId: number): SQL {
   return sql`${db
     .select({ id: max(kind.id) })
     .from(kind.table)

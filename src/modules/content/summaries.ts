@@ -1,14 +1,12 @@
 /**
- * How to summarise an item of each kind (behaviour.md 2.1) for a page in one statement: its table and id, the
- * trash column (trashed content counts as missing, behaviour.md 4.4; users have no trash), its not-found
- * error, and the columns and shape of its summary. Reports and notifications load their includes through it.
+ * How to summarise an item of each kind (behaviour.md 2.1) for a page in one statement: its entry in the entity
+ * model (table, id, trash column, not-found error and summary columns) and the shape of its summary. Reports and
+ * notifications load their includes through it.
  */
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { users } from "../../db/schema";
-import type { ErrorName } from "../../lib/errors";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type Entity, entities, type SummarisedKind } from "../../domain/entities";
 import type { View } from "../../lib/view";
 import { presentUserSummary, type UserRow } from "../users/present";
-import { type ContentKind, contentKinds } from "./kinds";
 import {
   type AnswerRow,
   type ArticleRow,
@@ -20,63 +18,29 @@ import {
   questionSummary,
 } from "./present";
 
-export type SummaryType = "question" | "answer" | "article" | "comment" | "user";
-
 /** A row of a summary select: the columns named in `summaryColumns`. */
 export type SummaryRow = Record<string, unknown>;
 
-export interface Summarised {
-  table: SQLiteTable;
-  id: SQLiteColumn;
-  /** Content in the trash counts as missing (behaviour.md 4.4); users have no trash. */
-  deleteTime?: SQLiteColumn;
-  notFound: ErrorName;
+export interface Summarised extends Omit<Entity, "summary"> {
   summaryColumns: Record<string, SQLiteColumn>;
   summary(row: SummaryRow, view: View): unknown;
 }
 
-/** A content type's table, id, trash column and not-found error, and the named columns as its summary columns. */
-const content = <C extends Record<string, SQLiteColumn>>(
-  kind: ContentKind & { columns: C },
-  summary: (keyof C & string)[],
-) => ({
-  table: kind.table,
-  id: kind.id,
-  deleteTime: kind.deleteTime,
-  notFound: kind.notFound,
-  summaryColumns: Object.fromEntries(summary.map((name) => [name, kind.columns[name]])) as Record<string, SQLiteColumn>,
-});
-
-/**
- * Each summary reads a row selected with exactly its own summaryColumns, hence the casts.
- */
-export const summaries: Record<SummaryType, Summarised> = {
-  question: {
-    ...content(contentKinds.question, ["question_id", "title", "create_time", "update_time"]),
-    summary: (row) => questionSummary(row as QuestionRow),
-  },
-  answer: {
-    ...content(contentKinds.answer, ["answer_id", "question_id", "content_rendered", "create_time", "update_time"]),
-    summary: (row) => answerSummary(row as AnswerRow),
-  },
-  article: {
-    ...content(contentKinds.article, ["article_id", "title", "create_time", "update_time"]),
-    summary: (row) => articleSummary(row as ArticleRow),
-  },
-  comment: {
-    ...content(contentKinds.comment, ["comment_id", "content", "create_time", "update_time"]),
-    summary: (row) => commentSummary(row as CommentRow),
-  },
-  user: {
-    table: users,
-    id: users.user_id,
-    notFound: "USER_NOT_FOUND",
-    summaryColumns: {
-      user_id: users.user_id,
-      username: users.username,
-      headline: users.headline,
-      avatar: users.avatar,
-    },
-    summary: (row, view) => presentUserSummary(row as UserRow, view),
-  },
+/** Each summary reads a row selected with exactly its own summaryColumns, hence the casts. */
+const present: Record<SummarisedKind, Summarised["summary"]> = {
+  question: (row) => questionSummary(row as QuestionRow),
+  answer: (row) => answerSummary(row as AnswerRow),
+  article: (row) => articleSummary(row as ArticleRow),
+  comment: (row) => commentSummary(row as CommentRow),
+  user: (row, view) => presentUserSummary(row as UserRow, view),
 };
+
+const summarised = (type: SummarisedKind): Summarised => {
+  const entity: Entity = entities[type];
+  const columns = (entity.summary ?? []).map((name) => [name, entity.columns[name]]);
+  return { ...entity, summaryColumns: Object.fromEntries(columns), summary: present[type] };
+};
+
+export const summaries = Object.fromEntries(
+  (Object.keys(present) as SummarisedKind[]).map((type) => [type, summarised(type)]),
+) as Record<SummarisedKind, Summarised>;

@@ -5,20 +5,21 @@
  * record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
  */
 import type { z } from "@hono/zod-openapi";
-import { type BatchStatement, type Db, runBatch } from "../../db/client";
+import { recountStatements } from "../../behaviours/counters";
+import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
+import { entities, type TopicableKind } from "../../domain/entities";
+import { assertAuthorMay } from "../../domain/permissions";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { parseBody } from "../../lib/late-body";
 import type { Content } from "../../lib/markdown";
-import { assertAuthorMay } from "../../lib/permissions";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { linkImages } from "../images/linking";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topics/repo";
 import { userExists } from "../users/service";
 import { createdContent, editedFields, topicIdsIn } from "./body";
-import { contentKinds } from "./kinds";
-import { type ContentRecords, filteredPage, loadOne, type PageQuery, pageOf } from "./page";
+import { type ContentRecords, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "./page";
 import { followedBy, liveCheck, newestOf, selectLiveRow } from "./repo";
 
 export interface TitledPostListQuery extends PageQuery {
@@ -29,8 +30,6 @@ export interface TitledPostListQuery extends PageQuery {
 
 interface TitledPostWrites {
   insert(db: Db, values: Content & { user_id: number; title: string; time: number }): BatchStatement;
-  /** The author's question_count or article_count + 1. */
-  countNew(db: Db, userId: number): BatchStatement;
   update(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number): BatchStatement;
 }
 
@@ -47,19 +46,15 @@ export function titledPosts<
   T,
   I extends string,
 >(
-  type: "question" | "article",
+  type: TopicableKind,
   records: ContentRecords<R, T, I>,
   writes: TitledPostWrites,
   editBody: z.ZodType<TitledPostBody>,
 ) {
-  const kind = contentKinds[type];
+  const kind = entities[type];
   const idFilter = `${type}_id` as const;
   /** A list filter; its column names are the post table's, which the generic row type R cannot show. */
   type Filter = Parameters<typeof filteredPage<R, T, I>>[3];
-
-  /** One post, after `writes` in the same batch; the kind's NOT_FOUND when missing (or trashed, for non-administrators). */
-  const get = (db: Db, view: View, id: number, include: Set<I>, after: BatchStatement[] = []): Promise<T> =>
-    loadOne(db, view, records, id, include, after);
 
   return {
     /** GET /questions, /articles: the filters; `trashed=true` lists only the trash, for administrators only. */
@@ -89,7 +84,7 @@ export function titledPosts<
         { inTopic: topicId, trashed: false } as Filter,
         query,
         include,
-        liveCheck(db, contentKinds.topic, topicId),
+        liveCheck(db, entities.topic, topicId),
       );
     },
 
@@ -98,11 +93,14 @@ export function titledPosts<
       return pageOf(db, view, records, followedBy(type, userId), query, include, userExists(db, view, userId));
     },
 
-    get,
+    /** One post; the kind's NOT_FOUND when missing (or trashed, for non-administrators). */
+    get(db: Db, view: View, id: number, include: Set<I>): Promise<T> {
+      return loadOne(db, view, records, id, include);
+    },
 
     /**
-     * POST: the post, the author's count, its topic links (each topic's count) and its images, and the record
-     * with its relations, all in one write batch. No auto-follow.
+     * POST: the post, its topic links and its images, the counters it feeds (its author's, each topic's), and
+     * the record with its relations, all in one write batch. No auto-follow.
      */
     async create(
       db: Db,
@@ -111,17 +109,16 @@ export function titledPosts<
       body: TitledPostBody & { title: string; topic_ids: number[] },
       include: Set<I>,
     ): Promise<T> {
-      const [liveTopics] = await runBatch(db, [selectLiveTopicIds(db, body.topic_ids)]);
-      const content = createdContent(body, liveTopics as { topic_id: number }[]);
+      const content = createdContent(body, await selectLiveTopicIds(db, body.topic_ids));
       const time = now();
       const created = newestOf(db, kind, userId);
-      const batch = [
+      const statements = [
         writes.insert(db, { user_id: userId, title: body.title, ...content, time }),
-        writes.countNew(db, userId),
         ...linkTopics(db, type, created, body.topic_ids, time),
         ...linkImages(db, type, created, userId, content.content_markdown),
+        ...recountStatements(db, type, created),
       ];
-      return loadOne(db, view, records, created, include, batch);
+      return writeThenRead(db, statements, oneRecord(db, view, records, created, include));
     },
 
     /**
@@ -132,22 +129,25 @@ export function titledPosts<
      */
     async edit(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<I>): Promise<T> {
       const wanted = topicIdsIn(raw);
-      const [rows, live = []] = await runBatch(db, [
-        selectLiveRow(db, kind, id),
-        ...(wanted.length ? [selectLiveTopicIds(db, wanted)] : []),
-      ]);
-      const [post] = rows as R[];
+      const found = await batch(db, {
+        post: selectLiveRow(db, kind, id),
+        live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
+      });
+      // R is what kind.columns selects, which the kinds' shared column record cannot show.
+      const [post] = found.post as R[];
       if (!post) throw new ApiError(kind.notFound);
       const time = now();
       assertAuthorMay(type, "edit", post, caller, view.options, time);
 
       const body = parseBody(editBody, raw);
-      const changes = editedFields(body, live as { topic_id: number }[]);
-      const batch: BatchStatement[] = [];
-      if (Object.keys(changes).length > 0) batch.push(writes.update(db, id, changes, time));
-      if (body.topic_ids) batch.push(...replaceTopics(db, type, id, body.topic_ids, time));
-      if (changes.content_markdown) batch.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
-      return get(db, view, id, include, batch);
+      const changes = editedFields(body, found.live);
+      const statements: BatchStatement[] = [];
+      if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
+      if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
+      if (changes.content_markdown) {
+        statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
+      }
+      return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
     },
   };
 }

@@ -3,11 +3,12 @@
  * id lists of content pages; each is at most one statement of the read's single batch.
  */
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { isLive } from "../../behaviours/live";
 import type { Db } from "../../db/client";
-import { answers, articles, images, questions, users } from "../../db/schema";
+import { images, users } from "../../db/schema";
 import type { Order } from "../../lib/order";
 import type { PageRequest } from "../../lib/pagination";
+import { summaries } from "../content/summaries";
 import type { ImageInclude, ImageOrderField, ITEM_TYPES } from "./schema";
 
 export type ImageRow = typeof images.$inferSelect;
@@ -40,46 +41,16 @@ export const oneKey = (key: string): KeySet => sql`(${key})`;
  */
 const inKeys = (keys: string[]) => sql`${images.key} IN (SELECT value FROM json_each(${JSON.stringify(keys)}))`;
 
-/** The item each image of `keys` is linked to, when it is live: one statement. */
+/** The summary of the item each image of `keys` is linked to, when it is live: one statement. */
 function linkedItems(db: Db, type: Exclude<ImageInclude, "user">, keys: KeySet) {
-  const linked = (id: SQLiteColumn, deleteTime: SQLiteColumn) =>
-    and(eq(images.item_type, type), eq(id, images.item_id), eq(deleteTime, 0), sql`${images.key} IN ${keys}`);
-  switch (type) {
-    case "question":
-      return db
-        .select({
-          key: images.key,
-          question_id: questions.question_id,
-          title: questions.title,
-          create_time: questions.create_time,
-          update_time: questions.update_time,
-        })
-        .from(images)
-        .innerJoin(questions, linked(questions.question_id, questions.delete_time));
-    case "answer":
-      return db
-        .select({
-          key: images.key,
-          answer_id: answers.answer_id,
-          question_id: answers.question_id,
-          content_rendered: answers.content_rendered,
-          create_time: answers.create_time,
-          update_time: answers.update_time,
-        })
-        .from(images)
-        .innerJoin(answers, linked(answers.answer_id, answers.delete_time));
-    case "article":
-      return db
-        .select({
-          key: images.key,
-          article_id: articles.article_id,
-          title: articles.title,
-          create_time: articles.create_time,
-          update_time: articles.update_time,
-        })
-        .from(images)
-        .innerJoin(articles, linked(articles.article_id, articles.delete_time));
-  }
+  const item = summaries[type];
+  return db
+    .select({ key: images.key, ...item.summaryColumns })
+    .from(images)
+    .innerJoin(
+      item.table,
+      and(eq(images.item_type, type), isLive(item, images.item_id), sql`${images.key} IN ${keys}`),
+    );
 }
 
 /** Statements for the linked-item includes asked for. */

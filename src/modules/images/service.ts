@@ -2,7 +2,7 @@
  * Content images (behaviour.md 3.9): upload, read, rename and delete. Reads are one batch after authentication;
  * the files of an image are written before its row and deleted after it, so a row never names missing files.
  */
-import { type Db, runBatch } from "../../db/client";
+import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
 import { MAX_IDS } from "../../lib/ids";
@@ -13,45 +13,43 @@ import { type Pagination, paginate, parsePage } from "../../lib/pagination";
 import { CONTENT_IMAGE_SIZES, contentImagePath, deleteImageSet, storeImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
-import { answerSummary, articleSummary, questionSummary } from "../content/present";
+import { summaries } from "../content/summaries";
 import { presentUserSummary } from "../users/present";
 import { imagePath, presentImage, storedKey } from "./present";
 import * as repo from "./repo";
 import { IMAGE_INCLUDES, IMAGE_ORDER, type Image, type ImageInclude, type ImageListFilter } from "./schema";
 
 type Relationships = NonNullable<Image["relationships"]>;
-type LinkedStatements = ReturnType<typeof repo.linkedItemStatements>;
-
-const summaries = {
-  question: questionSummary,
-  answer: answerSummary,
-  article: articleSummary,
-} as const;
-
-/** A linked item's row: the image key and the columns its type's summary reads. */
-type LinkedRow = { key: string } & Record<string, unknown>;
 
 /**
- * The relationships of each row: `user` from the row's join, linked items from their statements' results
- * (taken off the front of `results`).
+ * The relationships of each row, read in the rows' batch: `user` from the row's join, linked items from one
+ * statement per type asked for over the rows' keys.
  */
-function relationsOf(view: View, include: Set<ImageInclude>, linked: LinkedStatements, results: unknown[]) {
-  const maps = linked.map(({ type }) => ({
-    type,
-    byKey: new Map((results.shift() as LinkedRow[]).map((row) => [row.key, row])),
-  }));
-  return (row: repo.ImageWithUploader): Relationships | undefined => {
-    if (include.size === 0) return undefined;
-    const relationships: Relationships = {};
-    if (include.has("user"))
-      relationships.user = row.user ? presentUserSummary({ user_id: row.image.user_id, ...row.user }, view) : null;
-    for (const { type, byKey } of maps) {
-      const item = byKey.get(row.image.key);
-      // Each statement selects the columns its type's summary reads (repo.linkedItems).
-      relationships[type] = item ? summaries[type](item as never) : null;
-    }
-    return relationships;
-  };
+function imageRelations(
+  db: Db,
+  view: View,
+  include: Set<ImageInclude>,
+  keys: repo.KeySet,
+): BatchRead<(row: repo.ImageWithUploader) => Relationships | undefined> {
+  const linked = repo.linkedItemStatements(db, include, keys);
+  return readAs(
+    linked.map(({ type, statement }) =>
+      readAs(statement, (rows) => ({ type, byKey: new Map(rows.map((row) => [row.key, row])) })),
+    ),
+    (maps) => {
+      return (row) => {
+        if (include.size === 0) return undefined;
+        const relationships: Relationships = {};
+        if (include.has("user"))
+          relationships.user = row.user ? presentUserSummary({ user_id: row.image.user_id, ...row.user }, view) : null;
+        for (const { type, byKey } of maps) {
+          const item = byKey.get(row.image.key);
+          relationships[type] = item ? (summaries[type].summary(item, view) as Relationships[typeof type]) : null;
+        }
+        return relationships;
+      };
+    },
+  );
 }
 
 export async function uploadImage(
@@ -85,11 +83,15 @@ export async function uploadImage(
 export async function getImage(db: Db, view: View, key: string, includeParam: string | undefined): Promise<Image> {
   const include = parseInclude(includeParam, IMAGE_INCLUDES);
   const stored = storedKey(key);
-  const linked = repo.linkedItemStatements(db, include, repo.oneKey(stored));
-  const results = await runBatch(db, [repo.selectImage(db, stored), ...linked.map((l) => l.statement)]);
-  const [row] = results.shift() as repo.ImageWithUploader[];
+  const {
+    rows: [row],
+    relationsOf,
+  } = await batch(db, {
+    rows: repo.selectImage(db, stored),
+    relationsOf: imageRelations(db, view, include, repo.oneKey(stored)),
+  });
   if (!row) throw new ApiError("IMAGE_NOT_FOUND");
-  return presentImage(row.image, view, relationsOf(view, include, linked, results)(row));
+  return presentImage(row.image, view, relationsOf(row));
 }
 
 export async function listImages(
@@ -101,24 +103,24 @@ export async function listImages(
   const request = parsePage(query);
   const filter = { ...query, key: query.key === undefined ? undefined : storedKey(query.key) };
   const page = repo.imagePage(db, filter, parseOrder(query.order, IMAGE_ORDER, view.isAdmin), request);
-  const linked = repo.linkedItemStatements(db, include, page.keys);
-  const results = await runBatch(db, [page.total, page.rows, ...linked.map((l) => l.statement)]);
-  const [counted] = results.shift() as { total: number }[];
-  const rows = results.shift() as repo.ImageWithUploader[];
-  const relationships = relationsOf(view, include, linked, results);
+  const {
+    total: [counted],
+    rows,
+    relationsOf,
+  } = await batch(db, {
+    total: page.total,
+    rows: page.rows,
+    relationsOf: imageRelations(db, view, include, page.keys),
+  });
   return {
-    data: rows.map((row) => presentImage(row.image, view, relationships(row))),
+    data: rows.map((row) => presentImage(row.image, view, relationsOf(row))),
     pagination: paginate(request, counted?.total ?? 0),
   };
 }
 
 export async function renameImage(db: Db, view: View, key: string, filename: string): Promise<Image> {
   const stored = storedKey(key);
-  const [, rows] = (await runBatch(db, [repo.renameImage(db, stored, filename), repo.selectImage(db, stored)])) as [
-    unknown,
-    repo.ImageWithUploader[],
-  ];
-  const [row] = rows;
+  const [row] = await writeThenRead(db, repo.renameImage(db, stored, filename), repo.selectImage(db, stored));
   if (!row) throw new ApiError("IMAGE_NOT_FOUND");
   return presentImage(row.image, view);
 }

@@ -2,10 +2,11 @@
  * The records trash and untrash answer with: each kind's own include names, relations, presenter and schema
  * (behaviour.md 2.1), as its module defines them for its other routes.
  */
+
+import type { TrashableKind } from "../../domain/entities";
 import { answerRecords } from "../answers/records";
 import { articleRecords } from "../articles/records";
 import { commentRecords } from "../comments/records";
-import type { ContentType } from "../content/kinds";
 import type { ContentRecords } from "../content/page";
 import { questionRecords } from "../questions/records";
 import { topicRecords } from "../topics/records";
@@ -21,7 +22,7 @@ type AnyRecords = ContentRecords<Record<string, unknown>, LifecycleRecord, strin
  */
 const widen = <R, T, I extends string>(records: ContentRecords<R, T, I>) => records as unknown as AnyRecords;
 
-export const recordKinds: Record<ContentType, AnyRecords> = {
+export const recordKinds: Record<TrashableKind, AnyRecords> = {
   question: widen(questionRecords),
   answer: widen(answerRecords),
   article: widen(articleRecords),

@@ -5,31 +5,23 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
+import { entities, has, kindsWith, type TrashableKind } from "../../domain/entities";
 import { ok } from "../../lib/envelope";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
 import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../lib/openapi";
 import { viewOf } from "../../lib/view";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
-import type { ContentType } from "../content/kinds";
 import { recordKinds } from "./records";
 import { IncludeQuery, oneOrMany } from "./schema";
 import { move, remove, type Targets } from "./service";
 
 const router = createRouter();
 
-const RESOURCES: Record<ContentType, string> = {
-  question: "questions",
-  answer: "answers",
-  article: "articles",
-  comment: "comments",
-  topic: "topics",
-};
-
 const isList = (raw: string) => raw.includes(",");
 
 /** The path's ids; a list over 100 or a part that is not an id is a 200001 naming the parameter. */
-const targetsOf = (type: ContentType, raw: string, param: string): Targets => ({
+const targetsOf = (type: TrashableKind, raw: string, param: string): Targets => ({
   type,
   ids: parseIdList(raw, param),
   single: !isList(raw),
@@ -38,8 +30,11 @@ const targetsOf = (type: ContentType, raw: string, param: string): Targets => ({
 // pathIds names its key at run time, so its type is an index signature; validation guarantees the value.
 const paramOf = (params: Record<string, string | undefined>, name: string) => params[name] as string;
 
-for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string][]) {
+for (const type of kindsWith("trash")) {
+  const { resource } = entities[type];
   const tags = [resource];
+  // Kinds without an author (topics) are deleted by administrators only.
+  const authored = has(type, "author");
   const ids = `${type}_ids`;
 
   for (const action of ["trash", "untrash"] as const) {
@@ -86,12 +81,12 @@ for (const [type, resource] of Object.entries(RESOURCES) as [ContentType, string
       description:
         "Removes the rows with everything attached to them (votes, reports, follows, topic links, comments with their " +
         "replies, a question's answers) and recounts the counters they fed. " +
-        (type === "topic"
-          ? "Administrators only; a missing topic is not an error. "
-          : "One id: its author under the site's delete rules, or an administrator (who may also delete a trashed one). ") +
+        (authored
+          ? "One id: its author under the site's delete rules, or an administrator (who may also delete a trashed one). "
+          : `Administrators only; a missing ${type} is not an error. `) +
         "A comma list (at most 100, administrators only) deletes the ones found and never fails.",
-      ...(type === "topic" ? adminAccess : authorAccess),
-      middleware: [type === "topic" ? adminRequired : loginRequired],
+      ...(authored ? authorAccess : adminAccess),
+      middleware: [authored ? loginRequired : adminRequired],
       request: { params: pathIds(id) },
       responses: nullResponse,
     }),

@@ -1,34 +1,34 @@
 /**
  * Rules of trash, untrash and delete (behaviour.md 3 TRASH family, 4.1; DECISIONS.md Content). Each operation
  * costs two D1 round trips after authentication: one read of the listed rows, to apply the rules, and one batch
- * carrying every write, cascade, counter, hook and the records it answers with.
+ * carrying every write, cascade, counter, notification and the records it answers with.
  */
 import { eq, gt } from "drizzle-orm";
 import { deleteStatements } from "../../behaviours/deletable";
 import { trashStatements, untrashStatements } from "../../behaviours/trashable";
-import { type Db, runBatch } from "../../db/client";
+import { batch, commit, type Db, writeThenRead } from "../../db/client";
+import { entities, has, type TrashableKind } from "../../domain/entities";
+import { assertAuthorMay } from "../../domain/permissions";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
-import { assertAuthorMay } from "../../lib/permissions";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
 import { isAdmin } from "../../middleware/context";
-import { type ContentType, contentKinds } from "../content/kinds";
 import { recordsByIds } from "../content/page";
 import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
+import { notifyDeleted } from "../notifications/events";
 import type { SiteOptions } from "../options/fields";
-import { hookStatements, type LifecycleAction } from "./hooks";
 import { type LifecycleRecord, recordKinds } from "./records";
 import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
 
 /** The listed ids of a kind; `single` when the path named one id (it then answers one record or an error). */
 export interface Targets {
-  type: ContentType;
+  type: TrashableKind;
   ids: number[];
   single: boolean;
 }
 
-const idOf = (type: ContentType) => (row: TargetRow) => row[contentKinds[type].id.name] as number;
+const idOf = (type: TrashableKind) => (row: TargetRow) => row[entities[type].id.name] as number;
 
 /** The ids of `rows`, in the order the path listed them. */
 function inListedOrder(targets: Targets, rows: TargetRow[]): number[] {
@@ -44,12 +44,12 @@ export async function move(
   db: Db,
   view: View,
   actor: Caller,
-  action: Exclude<LifecycleAction, "delete">,
+  action: "trash" | "untrash",
   targets: Targets,
   include: Set<string>,
 ): Promise<LifecycleRecord | LifecycleRecord[]> {
   const { type } = targets;
-  const kind = contentKinds[type];
+  const kind = entities[type];
   const rows = (await selectTargets(db, kind, targets.ids)).filter((row) =>
     action === "trash" ? row.delete_time === 0 : row.delete_time > 0,
   );
@@ -58,17 +58,18 @@ export async function move(
 
   const ids = inListedOrder(targets, rows);
   const time = now();
-  const extra = hookStatements(db, { type, action, rows, actorId: actor.user_id, time });
   const writes =
-    action === "trash" ? trashStatements(db, type, ids, time, extra) : untrashStatements(db, type, ids, extra);
+    action === "trash"
+      ? trashStatements(db, type, ids, time, notifyDeleted(db, type, rows, actor.user_id, time))
+      : untrashStatements(db, type, ids);
   // Only rows now in the state asked for are answered: an untrash a guard skipped (a topic name taken) is left out.
   const source = {
     table: kind.table,
     id: kind.id,
     columns: kind.columns,
-    where: action === "trash" ? gt(kind.deleteTime, 0) : eq(kind.deleteTime, 0),
+    where: action === "trash" ? gt(kind.trash, 0) : eq(kind.trash, 0),
   };
-  const records = await recordsByIds(db, view, recordKinds[type], source, ids, include, writes);
+  const records = await writeThenRead(db, writes, recordsByIds(db, view, recordKinds[type], source, ids, include));
   if (!targets.single) return records;
   const [record] = records;
   if (record) return record;
@@ -79,8 +80,9 @@ export async function move(
 
 /**
  * Hard delete. A single id follows behaviour.md 4.1: missing, or trashed for a non-administrator, is NOT_FOUND;
- * then the author rules (administrators are exempt). A missing topic is a silent success (behaviour.md 3.5),
- * and a list (administrators only) deletes the rows found, live or trashed, and never fails.
+ * then the author rules (administrators are exempt). Kinds without an author (topics) are for administrators
+ * only and a missing one is a silent success (behaviour.md 3.5); a list (administrators only) deletes the rows
+ * found, live or trashed, and never fails.
  */
 export async function remove(
   db: Db,
@@ -90,25 +92,25 @@ export async function remove(
   files: FileCleanup,
 ): Promise<void> {
   const { type } = targets;
-  const kind = contentKinds[type];
-  const [found, linkedImages = []] = await runBatch(db, [
-    selectTargetsStatement(db, kind, targets.ids),
-    ...selectItemImages(db, type, targets.ids),
-  ]);
-  const rows = found as TargetRow[];
+  const kind = entities[type];
+  const found = await batch(db, {
+    rows: selectTargetsStatement(db, kind, targets.ids),
+    images: selectItemImages(db, type, targets.ids),
+  });
+  const rows = found.rows as TargetRow[];
   const time = now();
-  if (targets.single && type !== "topic") {
+  if (targets.single && has(type, "author")) {
     const [row] = rows;
     if (!row || (row.delete_time > 0 && !isAdmin(caller))) throw new ApiError(kind.notFound);
     assertAuthorMay(type, "delete", row as TargetRow & { user_id: number; create_time: number }, caller, options, time);
   }
   if (rows.length === 0) return;
   const extra = [
-    ...hookStatements(db, { type, action: "delete", rows, actorId: caller.user_id, time }),
+    ...notifyDeleted(db, type, rows, caller.user_id, time),
     ...deleteItemImages(db, type, rows.map(idOf(type))),
   ];
-  await runBatch(db, deleteStatements(db, type, inListedOrder(targets, rows), time, extra));
-  const images = linkedImages as { key: string; create_time: number }[];
+  await commit(db, deleteStatements(db, type, inListedOrder(targets, rows), time, extra));
+  const images = found.images ?? [];
   // Only once the rows are gone: a failed batch must not leave rows pointing at deleted files.
   if (images.length) files.waitUntil(deleteImageFiles(files.bucket, images));
 }

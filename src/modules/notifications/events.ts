@@ -6,17 +6,23 @@
  *   row, with the new id as a subquery (content/repo.ts `newestOf`): no extra round trip, and the receiver
  *   (the target's author) is read by the insert itself.
  * - Nobody is notified of their own action (DECISIONS.md): the SELECT skips a target whose author is the sender.
- * - Each insert is followed by a COUNT(*) recount of the receiver's `notification_unread`, so the counter stays
- *   exact whatever else runs concurrently (each D1 batch is a transaction).
+ * - Each insert is followed by a recount of the receiver's `notification_unread` (behaviours/counters.ts), so the
+ *   counter stays exact whatever else runs concurrently (each D1 batch is a transaction).
  */
-import { and, count, eq, ne, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type IdSource, inIds } from "../../behaviours/id-source";
+import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { recount, unreadCounter } from "../../behaviours/counters";
+import type { IdSource } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
-import { answers, comments, notifications, users } from "../../db/schema";
-import type { CommentableType } from "../comments/schema";
-import { contentKinds } from "../content/kinds";
-import type { LifecycleEvent } from "../lifecycle/hooks";
+import { answers, comments, notifications } from "../../db/schema";
+import {
+  type CommentableKind,
+  type EntityWith,
+  entities,
+  has,
+  type NotifiedKind,
+  type TrashableKind,
+} from "../../domain/entities";
 import type { NotificationType } from "./schema";
 
 type Value = number | string | SQL | SQLiteColumn;
@@ -57,17 +63,8 @@ function notificationRow(fields: NotificationFields) {
   };
 }
 
-/** Sets each listed user's `notification_unread` to the COUNT(*) of their unread rows, at this point of the batch. */
-export function recountUnread(db: Db, receivers: IdSource): BatchStatement {
-  const unread = db
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.receiver_id, users.user_id), eq(notifications.read_time, 0)));
-  return db
-    .update(users)
-    .set({ notification_unread: sql`${unread}` })
-    .where(inIds(users.user_id, receivers));
-}
+/** Recounts each listed user's `notification_unread`, at this point of the batch. */
+export const recountUnread = (db: Db, receivers: IdSource): BatchStatement => recount(db, unreadCounter, receivers);
 
 /**
  * The ids a comment's target adds (spec: comment_replied and comment_deleted): question_id for a question,
@@ -83,12 +80,8 @@ function targetIds(type: SQL | SQLiteColumn, id: SQL | SQLiteColumn) {
   };
 }
 
-/** An item with an author (content/kinds.ts entries of commentable types). */
-interface Authored {
-  table: SQLiteTable;
-  id: SQLiteColumn;
-  author: SQLiteColumn;
-}
+/** An item with an author: a question, answer, article or comment. */
+type Authored = EntityWith<"author">;
 
 /** Notifies the author of one item (`fields` may use its columns), unless they are the sender; then recounts. */
 function notifyAuthor(
@@ -114,7 +107,7 @@ export function questionAnswered(
   senderId: number,
   time: number,
 ): BatchStatement[] {
-  return notifyAuthor(db, contentKinds.question, questionId, senderId, {
+  return notifyAuthor(db, entities.question, questionId, senderId, {
     type: "question_answered" satisfies NotificationType,
     question_id: questionId,
     answer_id: answerId,
@@ -129,13 +122,13 @@ export function questionAnswered(
  */
 export function commentPosted(
   db: Db,
-  targetType: CommentableType,
+  targetType: CommentableKind,
   targetId: number,
   commentId: SQL,
   senderId: number,
   time: number,
 ): BatchStatement[] {
-  const target: Authored = contentKinds[targetType];
+  const target: Authored = entities[targetType];
   switch (targetType) {
     case "question":
       return notifyAuthor(db, target, targetId, senderId, {
@@ -170,45 +163,39 @@ export function commentPosted(
   }
 }
 
-type DeletableType = "question" | "answer" | "article" | "comment";
+// Each kind notified on deletion has its `{type}_deleted` notification type.
+const deletedType = <K extends NotifiedKind>(type: K) => `${type}_deleted` as const satisfies NotificationType;
 
-const deletedType: Record<DeletableType, NotificationType> = {
-  question: "question_deleted",
-  answer: "answer_deleted",
-  article: "article_deleted",
-  comment: "comment_deleted",
-};
+/** The fields of the row a deletion notice carries (JSON field names), as the entity model lists them. */
+const deletedIds = (type: NotifiedKind, row: Record<string, unknown>) =>
+  Object.fromEntries(entities[type].notifiedOnDeletion.carries.map((field) => [field, row[field]]));
 
-/** What a deleted item's notification carries, read from the row before the action (JSON field names). */
-const deletedIds: Record<DeletableType, (row: Record<string, unknown>) => Record<string, unknown>> = {
-  question: (row) => ({ question_id: row.question_id }),
-  article: (row) => ({ article_id: row.article_id }),
-  answer: (row) => ({ question_id: row.question_id, answer_id: row.answer_id }),
-  comment: (row) => ({
-    comment_id: row.comment_id,
-    commentable_type: row.commentable_type,
-    commentable_id: row.commentable_id,
-  }),
-};
+/** A row as the trash or delete read it, before the action: every column of its kind. */
+export type DeletedRow = Record<string, unknown> & { delete_time: number };
 
 /**
- * The lifecycle hook (modules/lifecycle/hooks.ts) for `*_deleted`: on trash (only live rows are trashed) and on
- * hard delete of rows that were live before it (trash then delete notifies once); never on untrash, for
- * topics (not registered), for cascaded children (the event lists only the rows the caller named), or to the
- * actor. The snapshot is the row as it was before the action, with delete_time 0.
+ * `*_deleted`, for the batch of a trash (only live rows are trashed) or a hard delete of the rows the caller
+ * named (lifecycle/service.ts; never on untrash, nor for cascaded children): to the author of each row that was
+ * live before it (trash then delete notifies once), unless they are the actor; nothing for a kind the entity
+ * model does not notify (topics). The snapshot is the row as it was before the action, with delete_time 0.
  *
  * All rows travel as ONE JSON parameter read with json_each: D1 allows 100 bound parameters per statement and
  * a batch may hold 100 items.
  */
-export function notifyDeleted(db: Db, event: LifecycleEvent): BatchStatement[] {
-  if (event.action === "untrash" || event.type === "topic") return [];
-  const type = event.type;
-  const rows = event.rows.filter((row) => row.delete_time === 0 && row.user_id !== event.actorId);
+export function notifyDeleted(
+  db: Db,
+  type: TrashableKind,
+  before: DeletedRow[],
+  actorId: number,
+  time: number,
+): BatchStatement[] {
+  if (!has(type, "notifiedOnDeletion")) return [];
+  const rows = before.filter((row) => row.delete_time === 0 && row.user_id !== actorId);
   if (rows.length === 0) return [];
   const items = rows.map((row) => ({
     receiver_id: row.user_id,
     content_deleted: JSON.stringify({ ...row, delete_time: 0 }),
-    ...deletedIds[type](row),
+    ...deletedIds(type, row),
   }));
   const field = (name: string) => sql`json_extract(value, ${sql.raw(`'$.${name}'`)})`;
   const ids =
@@ -223,11 +210,11 @@ export function notifyDeleted(db: Db, event: LifecycleEvent): BatchStatement[] {
     .select(
       notificationRow({
         receiver_id: field("receiver_id"),
-        sender_id: event.actorId,
-        type: deletedType[type],
+        sender_id: actorId,
+        type: deletedType(type),
         ...ids,
         content_deleted: field("content_deleted"),
-        create_time: event.time,
+        create_time: time,
       }),
     )
     .from(sql`json_each(${JSON.stringify(items)})`);

@@ -5,12 +5,14 @@
 import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type IdSource, inIds } from "../../behaviours/id-source";
+import { isLive } from "../../behaviours/live";
 import type { BatchStatement, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { notifications } from "../../db/schema";
+import type { SummarisedKind } from "../../domain/entities";
 import type { View } from "../../lib/view";
 import type { ByIdSource, ListSource } from "../content/page";
-import { type SummaryType, summaries } from "../content/summaries";
+import { summaries } from "../content/summaries";
 import { recountUnread } from "./events";
 import type { NotificationInclude, NotificationType } from "./schema";
 
@@ -21,8 +23,6 @@ export interface NotificationFilter {
   /** true: read ones only; false: unread ones only; undefined: all. */
   read?: boolean;
 }
-
-/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
 
 function whereOf(receiverId: number, filter: NotificationFilter): SQL {
   const read =
@@ -114,7 +114,7 @@ export function removeNotifications(
  * summary columns are the shared ones (content/summaries.ts): content in the trash is shown as null,
  * users have no trash (behaviour.md 2.1).
  */
-const related: Record<NotificationInclude, { by: SQLiteColumn; type: SummaryType }> = {
+const related: Record<NotificationInclude, { by: SQLiteColumn; type: SummarisedKind }> = {
   receiver: { by: notifications.receiver_id, type: "user" },
   sender: { by: notifications.sender_id, type: "user" },
   question: { by: notifications.question_id, type: "question" },
@@ -139,6 +139,6 @@ export function selectRelated(db: Db, include: NotificationInclude, ids: IdSourc
   return db
     .select({ nid, ...item.summaryColumns })
     .from(notifications)
-    .innerJoin(item.table, and(eq(item.id, by), item.deleteTime ? eq(item.deleteTime, 0) : undefined))
+    .innerJoin(item.table, isLive(item, by))
     .where(inIds(notifications.notification_id, ids));
 }

@@ -5,13 +5,13 @@
  * records it answers with.
  */
 import type { IdSource } from "../../behaviours/id-source";
-import { type Db, runBatch } from "../../db/client";
+import { commit, type Db, readAs, writeThenRead } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
 import type { View } from "../../lib/view";
-import { loadByIds, loadPage, type Page } from "../content/page";
+import { itemsByIds, loadPage, type Page } from "../content/page";
 import { presentRecord, type Relationships } from "../content/present";
 import type { Relation } from "../content/relations";
 import {
@@ -27,8 +27,6 @@ import {
 } from "./repo";
 import type { Notification, NotificationInclude, NotificationPageQueryInput, NotificationType } from "./schema";
 
-type Row = Record<string, unknown> & { nid: number };
-
 /** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
 function notificationRelation(
   db: Db,
@@ -37,21 +35,21 @@ function notificationRelation(
 ): ((ids: IdSource) => Relation) | null {
   if (include.size === 0) return null;
   const names = [...include];
-  return (ids) => ({
-    statements: names.map((name) => selectRelated(db, name, ids)),
-    resolve(results) {
-      const found = names.map(
-        (name) => [name, new Map((results.shift() as Row[]).map((row) => [row.nid, row]))] as const,
-      );
-      return (id) =>
-        Object.fromEntries(
-          found.map(([name, rows]) => {
-            const row = rows.get(id);
-            return [name, row ? relatedSummary(name, row, view) : null];
-          }),
-        );
-    },
-  });
+  return (ids) =>
+    readAs(
+      names.map((name) =>
+        readAs(selectRelated(db, name, ids), (rows) => [name, new Map(rows.map((row) => [row.nid, row]))] as const),
+      ),
+      (found) => {
+        return (id) =>
+          Object.fromEntries(
+            found.map(([name, rows]) => {
+              const row = rows.get(id);
+              return [name, row ? relatedSummary(name, row, view) : null];
+            }),
+          );
+      },
+    );
 }
 
 /** The item a `*_deleted` kind deleted: its key is left out of relationships (DECISIONS.md). */
@@ -124,14 +122,16 @@ export async function readNotifications(
   single: boolean,
   include: Set<NotificationInclude>,
 ): Promise<Page<Notification>> {
-  const writes = markRead(db, caller.user_id, now(), { ids });
-  const data = await loadByIds(
+  const data = await writeThenRead(
     db,
-    ownNotifications(caller.user_id),
-    ids,
-    notificationRelation(db, view, include),
-    presentNotification(view),
-    writes,
+    markRead(db, caller.user_id, now(), { ids }),
+    itemsByIds(
+      db,
+      ownNotifications(caller.user_id),
+      ids,
+      notificationRelation(db, view, include),
+      presentNotification(view),
+    ),
   );
   if (single && data.length === 0) throw new ApiError("NOTIFICATION_NOT_FOUND");
   return { data, pagination: paginate({ page: 1, per_page: ids.length, offset: 0 }, data.length) };
@@ -139,12 +139,12 @@ export async function readNotifications(
 
 /** POST /notifications/read: all the caller's unread ones (of a type) are read. */
 export async function readAllNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<void> {
-  await runBatch(db, markRead(db, caller.user_id, now(), { type }));
+  await commit(db, markRead(db, caller.user_id, now(), { type }));
 }
 
 /** DELETE /notifications/{ids}: the caller's among `ids`; others' are silently skipped. */
 export async function deleteNotifications(db: Db, caller: Caller, ids: number[]): Promise<void> {
-  await runBatch(db, removeNotifications(db, caller.user_id, { ids }));
+  await commit(db, removeNotifications(db, caller.user_id, { ids }));
 }
 
 /** DELETE /notifications: all the caller's (of a type). */
@@ -153,5 +153,5 @@ export async function deleteAllNotifications(
   caller: Caller,
   type: NotificationType | undefined,
 ): Promise<void> {
-  await runBatch(db, removeNotifications(db, caller.user_id, { type }));
+  await commit(db, removeNotifications(db, caller.user_id, { type }));
 }

@@ -2,7 +2,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { createRouter } from "../../app-router";
-import { runBatch } from "../../db/client";
+import { writeThenRead } from "../../db/client";
 import { ok } from "../../lib/envelope";
 import { adminAccess, jsonBody, okResponse, z } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
@@ -54,8 +54,7 @@ router.openapi(
   async (c) => {
     const changes = Object.fromEntries(Object.entries(c.req.valid("json")).filter(([, v]) => v !== undefined));
     const db = c.get("db");
-    const results = await runBatch(db, [...upsertOptionStatements(db, changes), selectOptionRows(db)]);
-    const record = optionsFromRows(results.at(-1) as { name: string; value: string }[]);
+    const record = optionsFromRows(await writeThenRead(db, upsertOptionStatements(db, changes), selectOptionRows(db)));
     // Write-through: every later request reads the settings from KV.
     await cacheOptions(c.env.KV, record);
     return ok(c, record);

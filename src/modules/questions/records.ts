@@ -1,7 +1,7 @@
 /** How question rows become Question records (behaviour.md 2.1), with the includes `user`, `topics`, `is_following`, `voting`. */
 import { followTargets } from "../../behaviours/followable";
 import { questions } from "../../db/schema";
-import { contentKinds } from "../content/kinds";
+import { entities } from "../../domain/entities";
 import type { ContentRecords } from "../content/page";
 import { presentRecord, type QuestionRow } from "../content/present";
 import {
@@ -14,7 +14,7 @@ import {
 import { QUESTION_INCLUDES, QUESTION_ORDER, type Question, type QuestionInclude, QuestionSchema } from "./schema";
 
 export const questionRecords: ContentRecords<QuestionRow, Question, QuestionInclude> = {
-  kind: contentKinds.question,
+  kind: entities.question,
   includes: QUESTION_INCLUDES,
   order: QUESTION_ORDER,
   schema: QuestionSchema,

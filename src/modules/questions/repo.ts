@@ -1,19 +1,12 @@
-/** Writes on questions and the author's question_count; lists and reads are the content core's (content/repo.ts). */
-import { eq, sql } from "drizzle-orm";
+/** Writes on questions; lists and reads are the content core's (content/repo.ts), counters behaviours/counters.ts'. */
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { questions, users } from "../../db/schema";
+import { questions } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
 
 export function insertQuestion(db: Db, fields: Content & { user_id: number; title: string; time: number }) {
   const { time, ...values } = fields;
   return db.insert(questions).values({ ...values, create_time: time, update_time: time });
-}
-
-export function countNewQuestion(db: Db, userId: number) {
-  return db
-    .update(users)
-    .set({ question_count: sql`${users.question_count} + 1` })
-    .where(eq(users.user_id, userId));
 }
 
 export function updateQuestion(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number) {

@@ -145,6 +145,6 @@ mountUserList(router, {
   load: (db, view, userId, query) => listFollowedQuestions(db, view, userId, query, includeOf(query)),
 });
 
-mountFollowerRoutes(router, followTargets.question, { resource: "questions", param: "question_id", tag: "questions" });
+mountFollowerRoutes(router, followTargets.question);
 
 export default router;

@@ -4,13 +4,13 @@
  */
 import { titledPosts } from "../content/titled-posts";
 import { questionRecords } from "./records";
-import { countNewQuestion, insertQuestion, updateQuestion } from "./repo";
+import { insertQuestion, updateQuestion } from "./repo";
 import { QuestionEditBody } from "./schema";
 
 const questions = titledPosts(
   "question",
   questionRecords,
-  { insert: insertQuestion, countNew: countNewQuestion, update: updateQuestion },
+  { insert: insertQuestion, update: updateQuestion },
   QuestionEditBody,
 );
 

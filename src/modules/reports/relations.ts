@@ -4,42 +4,32 @@
  * or trashed). A target summary appears only under the key of the row's own type.
  */
 import type { IdSource } from "../../behaviours/id-source";
-import type { Db } from "../../db/client";
+import { type BatchRead, type Db, readAs } from "../../db/client";
 import { reports } from "../../db/schema";
+import type { ReportableKind } from "../../domain/entities";
 import type { View } from "../../lib/view";
 import type { Relationships } from "../content/present";
 import { authorRelation, includedRelations, type Relation } from "../content/relations";
 import type { SummaryRow } from "../content/summaries";
 import { selectTargets } from "./repo";
 import type { GroupInclude, ReportInclude } from "./schema";
-import { type ReportableType, reportables, type Target } from "./targets";
+import { reportables, type Target } from "./targets";
 
-type TargetRow = SummaryRow & { id: number };
-
-const summaryOf = (type: ReportableType, row: SummaryRow | undefined, view: View) =>
+const summaryOf = (type: ReportableKind, row: SummaryRow | undefined, view: View) =>
   row ? reportables[type].summary(row, view) : null;
 
 /** `reporter`: each report's reporter, through the report's user_id. */
 function reporterRelation(db: Db, view: View, ids: IdSource): Relation {
   const author = authorRelation(db, view, reports, reports.report_id, reports.user_id, ids);
-  return {
-    statements: author.statements,
-    resolve(results) {
-      const of = author.resolve(results);
-      return (reportId) => ({ reporter: of(reportId).user });
-    },
-  };
+  return readAs(author, (of) => (reportId) => ({ reporter: of(reportId).user }));
 }
 
 /** The one target every report of the page shares: its summary is the same for each row. */
 function targetRelation(db: Db, view: View, target: Target): Relation {
-  return {
-    statements: [selectTargets(db, target.type, [target.id])],
-    resolve(results) {
-      const summary = summaryOf(target.type, (results.shift() as TargetRow[])[0], view);
-      return () => ({ [target.type]: summary });
-    },
-  };
+  return readAs(selectTargets(db, target.type, [target.id]), ([row]) => {
+    const summary = summaryOf(target.type, row, view);
+    return () => ({ [target.type]: summary });
+  });
 }
 
 /** The relations of a page of reports on `target`; null when nothing is included (no `relationships` key). */
@@ -55,10 +45,8 @@ export function reportRelation(
   ]);
 }
 
-export interface GroupRelation {
-  statements: ReturnType<typeof selectTargets>[];
-  resolve(results: unknown[]): (type: ReportableType, id: number) => Relationships;
-}
+/** The relationships of a group by its target. */
+export type GroupRelation = BatchRead<(type: ReportableKind, id: number) => Relationships>;
 
 /**
  * The summaries of a page of groups: one statement per included type over the page's targets of that type
@@ -68,20 +56,23 @@ export function groupRelation(
   db: Db,
   view: View,
   include: Set<GroupInclude>,
-  idsOf: (type: ReportableType) => IdSource,
+  idsOf: (type: ReportableKind) => IdSource,
 ): GroupRelation | null {
   if (include.size === 0) return null;
   const types = [...include];
-  return {
-    statements: types.map((type) => selectTargets(db, type, idsOf(type))),
-    resolve(results) {
-      const found = new Map(
-        types.map((type) => [type, new Map((results.shift() as TargetRow[]).map((row) => [row.id, row]))]),
-      );
+  return readAs(
+    types.map((type) =>
+      readAs(
+        selectTargets(db, type, idsOf(type)),
+        (rows) => [type, new Map(rows.map((row) => [row.id, row]))] as const,
+      ),
+    ),
+    (byType) => {
+      const found = new Map(byType);
       return (type, id) => {
         const rows = found.get(type);
         return rows ? { [type]: summaryOf(type, rows.get(id), view) } : {};
       };
     },
-  };
+  );
 }

@@ -4,34 +4,29 @@
  */
 import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
 import { type IdSource, inIds } from "../../behaviours/id-source";
+import { isLive } from "../../behaviours/live";
 import type { BatchStatement, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { reports } from "../../db/schema";
+import type { ReportableKind } from "../../domain/entities";
 import type { PageRequest } from "../../lib/pagination";
 import type { ListSource } from "../content/page";
-import { type ReportableType, reportables, type Target } from "./targets";
+import { reportables, type Target } from "./targets";
 
 export type ReportRow = typeof reports.$inferSelect;
-
-/** `and` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
 
 const onTarget = (target: Target): SQL =>
   allOf(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id));
 
-function isLive(type: ReportableType, ids: IdSource): SQL {
-  const kind = reportables[type];
-  return allOf(inIds(kind.id, ids), kind.deleteTime ? eq(kind.deleteTime, 0) : undefined);
-}
-
 /** The live targets of one type among `ids`, as `id` plus their summary columns: none when missing or trashed. */
-export function selectTargets(db: Db, type: ReportableType, ids: IdSource) {
+export function selectTargets(db: Db, type: ReportableKind, ids: IdSource) {
   const kind = reportables[type];
   // Aliased: D1 batches return rows keyed by column name, so the id column selected twice would collapse.
   const id = sql<number>`${kind.id}`.as("id");
   return db
     .select({ id, ...kind.summaryColumns })
     .from(kind.table)
-    .where(isLive(type, ids));
+    .where(isLive(kind, ids));
 }
 
 /**
@@ -45,13 +40,13 @@ export function insertReport(db: Db, target: Target, userId: number, reason: str
       // NULL makes SQLite assign the next report_id.
       report_id: sql<number>`NULL`.as("report_id"),
       reportable_id: sql<number>`${target.id}`.as("reportable_id"),
-      reportable_type: sql<ReportableType>`${target.type}`.as("reportable_type"),
+      reportable_type: sql<ReportableKind>`${target.type}`.as("reportable_type"),
       user_id: sql<number>`${userId}`.as("user_id"),
       reason: sql<string>`${reason}`.as("reason"),
       create_time: sql<number>`${time}`.as("create_time"),
     })
     .from(kind.table)
-    .where(isLive(target.type, [target.id]));
+    .where(isLive(kind, target.id));
   return db.insert(reports).select(row).onConflictDoNothing().returning();
 }
 
@@ -71,7 +66,7 @@ export function reportsOf(target: Target): ListSource {
  * breaks ties between targets last reported within the same second; being unique, it also keeps pages apart.
  * `total` counts distinct targets (DECISIONS.md; the reference counted the first group's reports).
  */
-export function groupStatements(db: Db, type: ReportableType | undefined, page: PageRequest) {
+export function groupStatements(db: Db, type: ReportableKind | undefined, page: PageRequest) {
   const where = type ? eq(reports.reportable_type, type) : undefined;
   const rows = db
     .select({
@@ -95,7 +90,7 @@ export function groupStatements(db: Db, type: ReportableType | undefined, page: 
     total: db.select({ total: count() }).from(targets),
     rows,
     /** The ids of the page's targets of one type, as a subquery, so their summaries load in the page's batch. */
-    idsOf: (targetType: ReportableType) =>
+    idsOf: (targetType: ReportableKind) =>
       db
         .select({ id: pageRows.reportable_id })
         .from(pageRows)
@@ -106,7 +101,7 @@ export function groupStatements(db: Db, type: ReportableType | undefined, page: 
 
 /** Every report on the targets: one statement per type, all for one batch. */
 export function deleteReportsOn(db: Db, targets: Target[]): BatchStatement[] {
-  const idsByType = new Map<ReportableType, number[]>();
+  const idsByType = new Map<ReportableKind, number[]>();
   for (const { type, id } of targets) idsByType.set(type, [...(idsByType.get(type) ?? []), id]);
   return [...idsByType].map(([type, ids]) =>
     db.delete(reports).where(and(eq(reports.reportable_type, type), inIds(reports.reportable_id, ids))),

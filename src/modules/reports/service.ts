@@ -3,7 +3,7 @@
  * administrators' lists and deletes. Each request is one batch after authentication: a list with every include
  * in the page's batch; a new report with its target check and duplicate detection in the insert's batch.
  */
-import { type Db, runBatch } from "../../db/client";
+import { batch, commit, type Db } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError } from "../../lib/errors";
 import { paginate, parsePage } from "../../lib/pagination";
@@ -12,7 +12,6 @@ import { zodToApiError } from "../../lib/validation";
 import type { View } from "../../lib/view";
 import { loadPage, type Page } from "../content/page";
 import type { Relationships } from "../content/present";
-import type { SummaryRow } from "../content/summaries";
 import { presentUserSummary } from "../users/present";
 import { groupRelation, reportRelation } from "./relations";
 import { deleteReportsOn, groupStatements, insertReport, type ReportRow, reportsOf, selectTargets } from "./repo";
@@ -25,7 +24,7 @@ import {
   type ReportInclude,
   type ReportPageQueryInput,
 } from "./schema";
-import { type ReportableType, reportables, type Target } from "./targets";
+import { reportables, type Target } from "./targets";
 
 const presentReport = (row: ReportRow, relationships: Relationships | undefined): Report =>
   ({ ...row, ...(relationships && { relationships }) }) as Report;
@@ -51,13 +50,14 @@ export async function createReport(
     throw zodToApiError(parsed.error);
   }
   // One batch: D1 runs it atomically, so the target cannot vanish between its check and the insert.
-  const [targets, inserted] = (await runBatch(db, [
-    selectTargets(db, target.type, [target.id]),
-    insertReport(db, target, caller.user_id, parsed.data.reason, now()),
-  ])) as [SummaryRow[], ReportRow[]];
-  const [found] = targets;
+  const {
+    targets: [found],
+    inserted: [row],
+  } = await batch(db, {
+    targets: selectTargets(db, target.type, [target.id]),
+    inserted: insertReport(db, target, caller.user_id, parsed.data.reason, now()),
+  });
   if (!found) throw new ApiError(kind.notFound);
-  const [row] = inserted;
   if (!row) throw new ApiError("ALREADY_REPORTED");
   if (include.size === 0) return presentReport(row, undefined);
   // The reporter is the caller and the target was just read: nothing more to load.
@@ -78,12 +78,6 @@ export function listReportsOf(
   return loadPage(db, reportsOf(target), parsePage(query), reportRelation(db, view, target, include), presentReport);
 }
 
-interface GroupRow {
-  reportable_id: number;
-  reportable_type: ReportableType;
-  reporter_count: number;
-}
-
 /** GET /reports: one group per reported target, the most recently reported first, with the total of targets. */
 export async function listReportGroups(
   db: Db,
@@ -93,13 +87,11 @@ export async function listReportGroups(
 ): Promise<Page<ReportGroup>> {
   const request = parsePage(query);
   const { total, rows, idsOf } = groupStatements(db, query.reportable_type, request);
-  const relation = groupRelation(db, view, include, idsOf);
-  const results = await runBatch(db, [total, rows, ...(relation?.statements ?? [])]);
-  const [counted] = results.shift() as { total: number }[];
-  const groups = results.shift() as GroupRow[];
-  const relationsOf = relation?.resolve(results);
+  const found = await batch(db, { total, groups: rows, relations: groupRelation(db, view, include, idsOf) });
+  const [counted] = found.total;
+  const relationsOf = found.relations;
   return {
-    data: groups.map((group) => ({
+    data: found.groups.map((group) => ({
       ...group,
       ...(relationsOf && { relationships: relationsOf(group.reportable_type, group.reportable_id) }),
     })),
@@ -109,5 +101,5 @@ export async function listReportGroups(
 
 /** DELETE /reports/{targets}: every report on each listed target; targets without reports are no error. */
 export async function deleteReports(db: Db, targets: Target[]): Promise<void> {
-  await runBatch(db, deleteReportsOn(db, targets));
+  await commit(db, deleteReportsOn(db, targets));
 }

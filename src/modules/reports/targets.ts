@@ -1,30 +1,24 @@
 /**
- * What can be reported (behaviour.md 1 "report", 3.8) and how a target is named in a path. A reportable type
- * is one with a summary (content/summaries.ts): live content, or a user who exists.
+ * What can be reported (behaviour.md 1 "report", 3.8) and how a target is named in a path: the reportable kinds
+ * of the entity model, each shown by its summary (content/summaries.ts): live content, or a user who exists.
  */
-import type { reports } from "../../db/schema";
+import { reports } from "../../db/schema";
+import type { ReportableKind } from "../../domain/entities";
 import { ApiError, validationError } from "../../lib/errors";
 import { isPositiveIntString, MAX_IDS } from "../../lib/ids";
 import { type Summarised, summaries } from "../content/summaries";
 
-export type ReportableType = (typeof reports.$inferSelect)["reportable_type"];
-export const REPORTABLE_TYPES = [
-  "question",
-  "answer",
-  "article",
-  "comment",
-  "user",
-] as const satisfies readonly ReportableType[];
+/** The schema's enum, which the entity model checks names exactly the reportable kinds (a tuple, for zod). */
+export const REPORTABLE_TYPES = reports.reportable_type.enumValues;
 
-/** Every kind that has a summary can be reported. */
-export const reportables: Record<ReportableType, Summarised> = summaries;
+export const reportables: Record<ReportableKind, Summarised> = summaries;
 
 export interface Target {
-  type: ReportableType;
+  type: ReportableKind;
   id: number;
 }
 
-const isReportableType = (value: string): value is ReportableType =>
+const isReportableKind = (value: string): value is ReportableKind =>
   (REPORTABLE_TYPES as readonly string[]).includes(value);
 
 /**
@@ -36,7 +30,7 @@ export function parseTarget(part: string, param: string): Target {
   if (colon < 0) throw validationError({ [param]: "must be reportable_type:reportable_id" });
   const type = part.slice(0, colon);
   const id = part.slice(colon + 1);
-  if (!isReportableType(type)) throw new ApiError("REPORT_TARGET_TYPE_INVALID");
+  if (!isReportableKind(type)) throw new ApiError("REPORT_TARGET_TYPE_INVALID");
   if (!isPositiveIntString(id)) throw validationError({ [param]: "reportable_id must be a positive integer" });
   return { type, id: Number(id) };
 }

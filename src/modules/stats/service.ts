@@ -2,7 +2,7 @@
  * GET /stats (behaviour.md section 8): every requested count in one `db.batch()`, so the route costs at most
  * two D1 round trips with authentication, whatever `include` names.
  */
-import { type Db, runBatch } from "../../db/client";
+import { batch, type Db, readAs } from "../../db/client";
 import { type DayRange, daysOf } from "./dates";
 import { selectPerDay, selectTotal } from "./repo";
 import { type CountedKind, type DayCount, STAT_NAMES, type StatName, type Stats } from "./schema";
@@ -13,11 +13,6 @@ type CountName = Exclude<StatName, "system_info">;
 /** `total_user` -> ["total", "user"]: every counted name is a measure and a kind. */
 const split = (name: CountName) => name.split("_") as ["total" | "new", CountedKind];
 
-function statement(db: Db, name: CountName, range: DayRange) {
-  const [measure, kind] = split(name);
-  return measure === "total" ? selectTotal(db, kind) : selectPerDay(db, kind, range);
-}
-
 /** The grouped rows spread over every day of the range, 0 where no row was created. */
 function fillDays(range: DayRange, rows: DayCount[]): DayCount[] {
   const byDate = new Map(rows.map((row) => [row.date, row.count]));
@@ -27,15 +22,20 @@ function fillDays(range: DayRange, rows: DayCount[]): DayCount[] {
 /** The requested keys only, in the reference's order; `range` bounds the `new_*` series. */
 export async function loadStats(db: Db, include: Set<StatName>, range: DayRange): Promise<Stats> {
   const counts = STAT_NAMES.filter((name): name is CountName => name !== "system_info" && include.has(name));
-  const results = await runBatch(
-    db,
-    counts.map((name) => statement(db, name, range)),
-  );
   const stats: Stats = include.has("system_info") ? { system_info: systemInfo } : {};
-  counts.forEach((name, i) => {
-    const [measure, kind] = split(name);
-    if (measure === "total") stats[`total_${kind}` as const] = (results[i] as { count: number }[])[0]?.count ?? 0;
-    else stats[`new_${kind}` as const] = fillDays(range, results[i] as DayCount[]);
-  });
+  // Each read sets its own key once the batch is in, in the reference's order.
+  await batch(
+    db,
+    counts.map((name) => {
+      const [measure, kind] = split(name);
+      return measure === "total"
+        ? readAs(selectTotal(db, kind), ([row]) => {
+            stats[`total_${kind}` as const] = row?.count ?? 0;
+          })
+        : readAs(selectPerDay(db, kind, range), (rows) => {
+            stats[`new_${kind}` as const] = fillDays(range, rows);
+          });
+    }),
+  );
   return stats;
 }

@@ -5,7 +5,7 @@
  * `cover` (the reference's 205002 is never used).
  */
 import type { Context } from "hono";
-import { type Db, runBatch } from "../../db/client";
+import { commit, type Db } from "../../db/client";
 import { type ApiError, validationError } from "../../lib/errors";
 import { formFile, readUploadForm } from "../../lib/images/upload";
 import { inspectImage } from "../../lib/images/variants";
@@ -88,7 +88,7 @@ export async function createTopicFromForm(
     throw error;
   }
   try {
-    await runBatch(db, [setCover(db, topic.topic_id, path)]);
+    await commit(db, setCover(db, topic.topic_id, path));
   } catch (error) {
     await deleteImageSet(bucket, path, TOPIC_COVER_SIZES);
     throw error;

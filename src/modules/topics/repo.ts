@@ -3,17 +3,16 @@
  * (`topicables`). Names are compared through the same lower() the partial unique index uses, so a lookup and
  * the index agree on what counts as the same name among live topics (DECISIONS.md).
  */
-import { and, eq, exists, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { recountOwnersOf, topicCounter, without } from "../../behaviours/counters";
 import { inIds } from "../../behaviours/id-source";
-import type { Db } from "../../db/client";
+import type { BatchStatement, Db } from "../../db/client";
 import { topicables, topics } from "../../db/schema";
-import { contentKinds } from "../content/kinds";
+import { entities, type TopicableKind } from "../../domain/entities";
 import { selectLive } from "../content/repo";
 import type { TopicChanges } from "./schema";
 
-export type TopicableType = (typeof topicables.$inferSelect)["topicable_type"];
-
-const kind = contentKinds.topic;
+const kind = entities.topic;
 const live = eq(topics.delete_time, 0);
 
 /** Topics named `name`, case-insensitively. */
@@ -69,32 +68,12 @@ export function updateTopic(db: Db, id: number, changes: TopicChanges) {
 /** The item in `topicables` statements: its id, or a (parenthesised) subquery naming an item inserted earlier in the batch. */
 type ItemId = number | SQL;
 
-const counterOf = (type: TopicableType) => (type === "question" ? "question_count" : "article_count");
-
-const linkOf = (type: TopicableType, itemId: ItemId) =>
-  and(
-    eq(topicables.topicable_type, type),
-    sql`${topicables.topicable_id} = ${itemId}`,
-    eq(topicables.topic_id, topics.topic_id),
-  );
-
 /**
- * Files an item under live topics, in the order given (the `topics` include lists them in link order). The
- * counter moves only for topics not linked yet, before the link is written, so a repeated or concurrent
- * request can neither count a link twice nor fail on the key.
+ * Files an item under live topics, in the order given (the `topics` include lists them in link order). A link
+ * that exists already is kept as it is. The topics' counters are recounted with everything else the new item
+ * feeds (behaviours/counters.ts `recountStatements`), after this.
  */
-export function linkTopics(db: Db, type: TopicableType, itemId: ItemId, topicIds: number[], time: number) {
-  const counter = counterOf(type);
-  const count = db
-    .update(topics)
-    .set({ [counter]: sql`${topics[counter]} + 1` })
-    .where(
-      and(
-        inIds(topics.topic_id, topicIds),
-        live,
-        notExists(db.select({ one: sql`1` }).from(topicables).where(linkOf(type, itemId))),
-      ),
-    );
+export function linkTopics(db: Db, type: TopicableKind, itemId: ItemId, topicIds: number[], time: number) {
   const wanted = sql`json_each(${JSON.stringify(topicIds)})`;
   const link = db
     .insert(topicables)
@@ -104,20 +83,23 @@ export function linkTopics(db: Db, type: TopicableType, itemId: ItemId, topicIds
           ORDER BY wanted.key`,
     )
     .onConflictDoNothing();
-  return [count, link];
+  return [link];
 }
 
 /**
- * Makes `topicIds` the live topics an item is filed under: the other live topics lose the link and the count
- * (never below 0), then the new ones are linked. Links to trashed topics, which nobody sees, are kept.
+ * Makes `topicIds` the live topics an item is filed under: the other live topics lose the link, then the new ones
+ * are linked. Links to trashed topics, which nobody sees, are kept. Every topic the item is filed under is
+ * recounted without it before the links change, and with it after, so each topic it leaves or joins is exact.
  */
-export function replaceTopics(db: Db, type: TopicableType, itemId: number, topicIds: number[], time: number) {
-  const counter = counterOf(type);
+export function replaceTopics(
+  db: Db,
+  type: TopicableKind,
+  itemId: number,
+  topicIds: number[],
+  time: number,
+): BatchStatement[] {
+  const counter = topicCounter(entities[type]);
   const dropped = and(live, sql`NOT (${inIds(topics.topic_id, topicIds)})`);
-  const count = db
-    .update(topics)
-    .set({ [counter]: sql`max(${topics[counter]} - 1, 0)` })
-    .where(and(dropped, exists(db.select({ one: sql`1` }).from(topicables).where(linkOf(type, itemId)))));
   const unlink = db
     .delete(topicables)
     .where(
@@ -127,5 +109,10 @@ export function replaceTopics(db: Db, type: TopicableType, itemId: number, topic
         inArray(topicables.topic_id, db.select({ id: topics.topic_id }).from(topics).where(dropped)),
       ),
     );
-  return [count, unlink, ...linkTopics(db, type, itemId, topicIds, time)];
+  return [
+    recountOwnersOf(db, without(counter, itemId), [itemId]),
+    unlink,
+    ...linkTopics(db, type, itemId, topicIds, time),
+    recountOwnersOf(db, counter, [itemId]),
+  ];
 }

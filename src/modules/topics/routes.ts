@@ -121,6 +121,6 @@ mountUserList(router, {
   load: (db, view, userId, query) => listFollowedTopics(db, view, userId, query, includeOf(query)),
 });
 
-mountFollowerRoutes(router, followTargets.topic, { resource: "topics", param: "topic_id", tag: "topics" });
+mountFollowerRoutes(router, followTargets.topic);
 
 export default router;

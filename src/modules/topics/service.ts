@@ -3,11 +3,10 @@
  * and the lists of topics. Every operation is one batch after authentication: checks, writes, the record they
  * answer with and its relations travel together.
  */
-import { type Db, runBatch } from "../../db/client";
+import { batch, type Db } from "../../db/client";
 import { ApiError, validationError } from "../../lib/errors";
 import type { View } from "../../lib/view";
 import { filteredPage, loadOne, type PageQuery, pageOf } from "../content/page";
-import type { TopicRow } from "../content/present";
 import { followedBy } from "../content/repo";
 import { userExists } from "../users/service";
 import { topicRecords } from "./records";
@@ -48,11 +47,15 @@ export async function createTopic(
 ): Promise<Topic> {
   // The new topic's id is only known inside the batch: its relations select it by its (unique) name. The row
   // comes from the insert itself, as a refused insert (name taken) must not answer the topic holding the name.
-  const relation = topicRecords.relation(db, view, include)?.(liveTopicNamed(db, fields.name));
-  const results = await runBatch(db, [insertTopic(db, fields), ...(relation?.statements ?? [])]);
-  const [row] = results.shift() as TopicRow[];
+  const {
+    inserted: [row],
+    relationsOf,
+  } = await batch(db, {
+    inserted: insertTopic(db, fields),
+    relationsOf: topicRecords.relation(db, view, include)?.(liveTopicNamed(db, fields.name)),
+  });
   if (!row) throw nameTaken();
-  return topicRecords.present(view)(row, relation?.resolve(results)(row.topic_id));
+  return topicRecords.present(view)(row, relationsOf?.(row.topic_id));
 }
 
 /**
@@ -67,19 +70,16 @@ export async function editTopic(
   include: Set<TopicInclude>,
 ): Promise<Topic> {
   const { before, owner } = selectForEdit(db, id, changes.name);
-  const writes = Object.keys(changes).length > 0 ? [updateTopic(db, id, changes)] : [];
-  const relation = topicRecords.relation(db, view, include)?.([id]);
-  const results = await runBatch(db, [
+  const found = await batch(db, {
     before,
-    ...(owner ? [owner] : []),
-    ...writes,
-    selectTopic(db, id),
-    ...(relation?.statements ?? []),
-  ]);
-  if ((results.shift() as unknown[]).length === 0) throw new ApiError("TOPIC_NOT_FOUND");
-  if (owner && (results.shift() as unknown[]).length > 0) throw nameTaken();
-  results.splice(0, writes.length);
-  const [row] = results.shift() as TopicRow[];
+    owner,
+    update: Object.keys(changes).length > 0 ? updateTopic(db, id, changes) : undefined,
+    after: selectTopic(db, id),
+    relationsOf: topicRecords.relation(db, view, include)?.([id]),
+  });
+  if (found.before.length === 0) throw new ApiError("TOPIC_NOT_FOUND");
+  if (found.owner && found.owner.length > 0) throw nameTaken();
+  const [row] = found.after;
   if (!row) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
-  return topicRecords.present(view)(row, relation?.resolve(results)(id));
+  return topicRecords.present(view)(row, found.relationsOf?.(id));
 }

@@ -4,7 +4,7 @@
  * page costs no extra round trip.
  */
 import { followedAmong, followersAmong, followTargets } from "../../behaviours/followable";
-import type { BatchStatement } from "../../db/client";
+import { readAs } from "../../db/client";
 import type { Records } from "../content/page";
 import { presentUser, USER_INCLUDES, type UserInclude, type UserRelationships, type UserRow } from "./present";
 import { type User, UserSchema } from "./schema";
@@ -32,19 +32,18 @@ export const userRecords: Records<UserRow, User, UserInclude> = {
     // Anonymous callers follow nobody and nobody follows them: no query.
     const wantFollowing = include.has("is_following") && viewerId > 0;
     const wantFollowed = include.has("is_followed") && viewerId > 0;
-    return (ids) => {
-      const statements: BatchStatement[] = [];
-      if (wantFollowing) statements.push(followedAmong(db, followTargets.user, viewerId, ids));
-      if (wantFollowed) statements.push(followersAmong(db, followTargets.user, viewerId, ids));
-      return {
-        statements,
-        resolve(results) {
-          const following = new Set(wantFollowing ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
-          const followed = new Set(wantFollowed ? (results.shift() as { id: number }[]).map((r) => r.id) : []);
+    return (ids) =>
+      readAs(
+        {
+          following: wantFollowing ? followedAmong(db, followTargets.user, viewerId, ids) : undefined,
+          followed: wantFollowed ? followersAmong(db, followTargets.user, viewerId, ids) : undefined,
+        },
+        (rows) => {
+          const following = new Set(rows.following?.map((r) => r.id));
+          const followed = new Set(rows.followed?.map((r) => r.id));
           return (id) => userRelationships(include, id === viewerId, following.has(id), followed.has(id));
         },
-      };
-    };
+      );
   },
   present: (view) => (row, relationships) => presentUser(row, view, relationships as UserRelationships | undefined),
 };

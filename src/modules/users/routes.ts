@@ -172,6 +172,6 @@ mountUserList(router, {
   load: (db, view, userId, query) => listFollowees(db, view, userId, query, includeOf(query)),
 });
 
-mountFollowerRoutes(router, followTargets.user, { resource: "users", param: "user_id", tag: "users" });
+mountFollowerRoutes(router, followTargets.user);
 
 export default router;

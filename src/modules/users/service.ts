@@ -10,7 +10,7 @@ import {
   followTargets,
   selectTarget,
 } from "../../behaviours/followable";
-import type { BatchStatement, Db } from "../../db/client";
+import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
 import type { Caller } from "../../env";
 import { ApiError, validationError } from "../../lib/errors";
 import { parseOrder } from "../../lib/order";
@@ -90,28 +90,22 @@ export function listFollowees(db: Db, view: View, userId: number, query: PageQue
   return pageOf(db, view, userRecords, source, query, include, userExists(db, view, userId));
 }
 
-/** Users by id, in the order asked, after `writes` in the same batch; unknown ids are skipped. */
-function loadUsers(
-  db: Db,
-  view: View,
-  ids: number[],
-  include: Set<UserInclude>,
-  writes: BatchStatement[] = [],
-): Promise<User[]> {
-  return recordsByIds(db, view, userRecords, usersById, ids, include, writes);
+/** Users by id, in the order asked, as a read for any batch; unknown ids are skipped. */
+function usersByIds(db: Db, view: View, ids: number[], include: Set<UserInclude>): BatchRead<User[]> {
+  return recordsByIds(db, view, userRecords, usersById, ids, include);
+}
+
+/** One user, disabled or not, as a read for any batch; 201003 when missing. */
+function oneUser(db: Db, view: View, id: number, include: Set<UserInclude>): BatchRead<User> {
+  return readAs(usersByIds(db, view, [id], include), ([user]) => {
+    if (!user) throw new ApiError("USER_NOT_FOUND");
+    return user;
+  });
 }
 
 /** One user, disabled or not; 201003 when missing. */
-export async function getUser(
-  db: Db,
-  view: View,
-  id: number,
-  include: Set<UserInclude>,
-  writes: BatchStatement[] = [],
-): Promise<User> {
-  const [user] = await loadUsers(db, view, [id], include, writes);
-  if (!user) throw new ApiError("USER_NOT_FOUND");
-  return user;
+export function getUser(db: Db, view: View, id: number, include: Set<UserInclude>): Promise<User> {
+  return batch(db, oneUser(db, view, id, include));
 }
 
 /**
@@ -130,8 +124,8 @@ export function editProfile(
   changes: ProfileChanges,
   include: Set<UserInclude>,
 ): Promise<User> {
-  const writes = Object.keys(changes).length > 0 ? [updateProfile(db, id, changes, now())] : [];
-  return getUser(db, view, id, include, writes);
+  const update = Object.keys(changes).length > 0 ? updateProfile(db, id, changes, now()) : undefined;
+  return writeThenRead(db, update, oneUser(db, view, id, include));
 }
 
 /**
@@ -146,11 +140,11 @@ export function disable(
   include: Set<UserInclude>,
 ): Promise<User[]> {
   if (ids.includes(adminId)) throw validationError({ user_id: "an administrator cannot disable themself" });
-  return loadUsers(db, view, ids, include, [disableUsers(db, ids, now()), deleteTokensOf(db, ids)]);
+  return writeThenRead(db, [disableUsers(db, ids, now()), deleteTokensOf(db, ids)], usersByIds(db, view, ids, include));
 }
 
 export function enable(db: Db, view: View, ids: number[], include: Set<UserInclude>): Promise<User[]> {
-  return loadUsers(db, view, ids, include, [enableUsers(db, ids)]);
+  return writeThenRead(db, enableUsers(db, ids), usersByIds(db, view, ids, include));
 }
 
 /** A path naming one id answers that user (201003 when missing); a list answers the users found. */

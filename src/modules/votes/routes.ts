@@ -1,6 +1,6 @@
 /**
  * The VOTE family's routes (behaviour.md 3): GET, POST and DELETE `/{resource}/{id}/voters`, mounted once for
- * each votable resource.
+ * each votable kind of the entity model.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { createRouter } from "../../app-router";
@@ -17,14 +17,8 @@ import { UserSchema } from "../users/schema";
 import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 
-interface VoterRoutesOptions {
-  /** Path segment of the resource, e.g. `questions`. */
-  resource: string;
-  /** Name of the id parameter, e.g. `question_id`. */
-  param: string;
-}
-
-function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget, { resource, param }: VoterRoutesOptions) {
+function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
+  const { resource, param } = target;
   const path = `/${resource}/{${param}}/voters`;
   const params = pathId(param);
   const tags = [resource];
@@ -94,9 +88,6 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget, { res
 
 const router = createRouter();
 
-mountVoterRoutes(router, voteTargets.question, { resource: "questions", param: "question_id" });
-mountVoterRoutes(router, voteTargets.answer, { resource: "answers", param: "answer_id" });
-mountVoterRoutes(router, voteTargets.article, { resource: "articles", param: "article_id" });
-mountVoterRoutes(router, voteTargets.comment, { resource: "comments", param: "comment_id" });
+for (const target of Object.values(voteTargets)) mountVoterRoutes(router, target);
 
 export default router;

@@ -4,11 +4,10 @@
  * item (and its NOT_FOUND) is the caller's job, before this.
  */
 import type { Caller } from "../env";
-import { isAdmin } from "../middleware/context";
-import type { SiteOptions } from "../modules/options/fields";
-import { ApiError, type ErrorName } from "./errors";
+import { ApiError, type ErrorName } from "../lib/errors";
+import type { ContentKind } from "./entities";
 
-export type ContentKind = "question" | "answer" | "article" | "comment";
+export type { ContentKind };
 export type AuthorAction = "edit" | "delete";
 
 export interface AuthoredItem {
@@ -19,15 +18,16 @@ export interface AuthoredItem {
   answer_count?: number;
 }
 
+/** `options` are the site's: `{kind}_can_{action}` and its `_before`, `_only_no_comment`, `_only_no_answer`. */
 export function authorRefusal(
   kind: ContentKind,
   action: AuthorAction,
   item: AuthoredItem,
   caller: Caller,
-  options: SiteOptions,
+  options: Readonly<Record<string, unknown>>,
   time: number,
 ): ErrorName | null {
-  if (isAdmin(caller)) return null;
+  if (caller.role === "admin") return null;
   const prefix = `${kind.toUpperCase()}_CANT_${action.toUpperCase()}`;
   const setting = (suffix: string) => options[`${kind}_can_${action}${suffix}`];
   if (item.user_id !== caller.user_id) return `${prefix}_NOT_AUTHOR` as ErrorName;

@@ -1,0 +1,15 @@
+/** Which rows of a kind a reader can see: trashed ones count as missing (behaviour.md 4.4); users have no trash. */
+import { Column, eq, is, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { allOf } from "../db/conditions";
+import type { Entity } from "../domain/entities";
+import { type IdSource, inIds } from "./id-source";
+
+/**
+ * The row of a kind whose id is `id` (a value, or a column of the row it is correlated with), or its rows among
+ * `ids` (a list or a subquery), as long as they are live.
+ */
+export function isLive(entity: Pick<Entity, "id" | "trash">, id: number | SQLiteColumn | IdSource): SQL {
+  const match = typeof id === "number" || is(id, Column) ? eq(entity.id, id) : inIds(entity.id, id);
+  return entity.trash ? allOf(match, eq(entity.trash, 0)) : match;
+}

@@ -1,0 +1,229 @@
+/**
+ * The entity model: the six kinds of row the API serves, each as one table of facts (where its rows live, how a
+ * path and an error name it, what it counts elsewhere, how it is summarised) and the capabilities it has. Every
+ * per-kind registry and every union of kind names is derived from here, so adding a kind, or a capability to a
+ * kind, is one edit in this file; the checks at the end hold it to the schema's enums.
+ */
+import { getTableColumns } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  answers,
+  articles,
+  comments,
+  type follows,
+  questions,
+  type reports,
+  type topicables,
+  topics,
+  users,
+  type votes,
+} from "../db/schema";
+import type { ErrorName } from "../lib/errors";
+
+/** A counter on another row that a kind's live rows feed, found through a column of those rows (behaviour.md 3.11). */
+export interface Feed {
+  counter: SQLiteColumn;
+  /** The column of the counting kind's rows that names the row holding the counter. */
+  by: SQLiteColumn;
+}
+
+/** What is stated about a kind. `type` and `columns` are added from its name and table. */
+export interface Facts {
+  table: SQLiteTable;
+  id: SQLiteColumn;
+  /** The author's user_id; users and topics have none. */
+  author?: SQLiteColumn;
+  /** `delete_time` > 0 puts a row in the trash, hidden from everyone but administrators; users have none. */
+  trash?: SQLiteColumn;
+  notFound: ErrorName;
+  /** The path parameter naming one row, as in `/questions/{question_id}`. */
+  param: string;
+  /** The resource's path segment, also its OpenAPI tag. */
+  resource: string;
+  /** The columns of its summary (behaviour.md 2.1), as reports and notifications include it. */
+  summary?: readonly string[];
+  /** Counters its live rows feed through a column of their own; those of its capabilities are derived from them. */
+  feeds?: readonly Feed[];
+  /** `vote_count`, `vote_up_count` and `vote_down_count`, from `votes`. */
+  votable?: true;
+  /** Its `follower_count` from `follows`, and the counter of the follower that counts what they follow of it. */
+  followable?: { following: SQLiteColumn };
+  /** The counter its live comments feed, and the path segment listing them (a comment's are its replies). */
+  commentable?: { counter: SQLiteColumn; list: "comments" | "replies" };
+  /** Filed under topics through `topicables`; its live rows feed the topic's counter. */
+  topicable?: { counter: SQLiteColumn };
+  reportable?: true;
+  /** `{type}_deleted` goes to the author when someone else trashes or deletes it, naming these fields of the row. */
+  notifiedOnDeletion?: { carries: readonly string[] };
+}
+
+type Model<F> = {
+  [K in keyof F & string]: F[K] & {
+    type: K;
+    columns: F[K] extends { table: infer T extends SQLiteTable } ? T["_"]["columns"] : never;
+  };
+};
+
+const model = <const F extends Record<string, Facts>>(facts: F): Model<F> =>
+  Object.fromEntries(
+    Object.entries(facts).map(([type, fact]) => [type, { ...fact, type, columns: getTableColumns(fact.table) }]),
+  ) as Model<F>;
+
+// The order is the order routes are mounted in.
+export const entities = model({
+  question: {
+    table: questions,
+    id: questions.question_id,
+    author: questions.user_id,
+    trash: questions.delete_time,
+    notFound: "QUESTION_NOT_FOUND",
+    param: "question_id",
+    resource: "questions",
+    summary: ["question_id", "title", "create_time", "update_time"],
+    feeds: [{ counter: users.question_count, by: questions.user_id }],
+    votable: true,
+    followable: { following: users.following_question_count },
+    commentable: { counter: questions.comment_count, list: "comments" },
+    topicable: { counter: topics.question_count },
+    reportable: true,
+    notifiedOnDeletion: { carries: ["question_id"] },
+  },
+  answer: {
+    table: answers,
+    id: answers.answer_id,
+    author: answers.user_id,
+    trash: answers.delete_time,
+    notFound: "ANSWER_NOT_FOUND",
+    param: "answer_id",
+    resource: "answers",
+    summary: ["answer_id", "question_id", "content_rendered", "create_time", "update_time"],
+    feeds: [
+      { counter: users.answer_count, by: answers.user_id },
+      { counter: questions.answer_count, by: answers.question_id },
+    ],
+    votable: true,
+    commentable: { counter: answers.comment_count, list: "comments" },
+    reportable: true,
+    notifiedOnDeletion: { carries: ["question_id", "answer_id"] },
+  },
+  article: {
+    table: articles,
+    id: articles.article_id,
+    author: articles.user_id,
+    trash: articles.delete_time,
+    notFound: "ARTICLE_NOT_FOUND",
+    param: "article_id",
+    resource: "articles",
+    summary: ["article_id", "title", "create_time", "update_time"],
+    feeds: [{ counter: users.article_count, by: articles.user_id }],
+    votable: true,
+    followable: { following: users.following_article_count },
+    commentable: { counter: articles.comment_count, list: "comments" },
+    topicable: { counter: topics.article_count },
+    reportable: true,
+    notifiedOnDeletion: { carries: ["article_id"] },
+  },
+  comment: {
+    table: comments,
+    id: comments.comment_id,
+    author: comments.user_id,
+    trash: comments.delete_time,
+    notFound: "COMMENT_NOT_FOUND",
+    param: "comment_id",
+    resource: "comments",
+    summary: ["comment_id", "content", "create_time", "update_time"],
+    votable: true,
+    commentable: { counter: comments.reply_count, list: "replies" },
+    reportable: true,
+    notifiedOnDeletion: { carries: ["comment_id", "commentable_type", "commentable_id"] },
+  },
+  topic: {
+    table: topics,
+    id: topics.topic_id,
+    trash: topics.delete_time,
+    notFound: "TOPIC_NOT_FOUND",
+    param: "topic_id",
+    resource: "topics",
+    followable: { following: users.following_topic_count },
+  },
+  user: {
+    table: users,
+    id: users.user_id,
+    notFound: "USER_NOT_FOUND",
+    param: "user_id",
+    resource: "users",
+    summary: ["user_id", "username", "headline", "avatar"],
+    followable: { following: users.followee_count },
+    reportable: true,
+  },
+});
+
+type Entities = typeof entities;
+export type Kind = keyof Entities;
+
+/** Any kind's entry, widened: what code written once for every kind reads. */
+export interface Entity extends Facts {
+  type: Kind;
+  columns: Record<string, SQLiteColumn>;
+}
+
+/** The kinds whose entry states `fact`. */
+export type KindsWith<F extends keyof Facts> = { [K in Kind]: [F] extends [keyof Entities[K]] ? K : never }[Kind];
+
+/** The entry of a kind known to state `fact`. */
+export type EntityWith<F extends keyof Facts> = Entity & { [P in F]-?: NonNullable<Facts[P]> } & { type: KindsWith<F> };
+
+export type ContentKind = KindsWith<"author">;
+export type TrashableKind = KindsWith<"trash">;
+export type VotableKind = KindsWith<"votable">;
+export type FollowableKind = KindsWith<"followable">;
+export type CommentableKind = KindsWith<"commentable">;
+export type TopicableKind = KindsWith<"topicable">;
+export type ReportableKind = KindsWith<"reportable">;
+export type SummarisedKind = KindsWith<"summary">;
+export type NotifiedKind = KindsWith<"notifiedOnDeletion">;
+
+const kinds = Object.keys(entities) as Kind[];
+
+/** The kinds whose entry states `fact`, in the model's order. */
+export const kindsWith = <F extends keyof Facts>(fact: F): KindsWith<F>[] =>
+  kinds.filter((kind) => (entities[kind] as Entity)[fact] !== undefined) as KindsWith<F>[];
+
+/** The entries stating `fact`, by kind. */
+export const entitiesWith = <F extends keyof Facts>(fact: F): { [K in KindsWith<F>]: Entities[K] } =>
+  Object.fromEntries(kindsWith(fact).map((kind) => [kind, entities[kind]])) as { [K in KindsWith<F>]: Entities[K] };
+
+/** Whether a kind states `fact`, narrowing its name. */
+export const has = <F extends keyof Facts>(kind: Kind, fact: F): kind is KindsWith<F> =>
+  (entities[kind] as Entity)[fact] !== undefined;
+
+/** The kind whose table is `table`: the owner of a counter column. */
+export function kindOf(table: SQLiteTable): Kind {
+  const kind = kinds.find((k) => entities[k].table === table);
+  if (!kind) throw new Error("a counter sits on a table the entity model does not know");
+  return kind;
+}
+
+// Compile-time checks that the model agrees with the schema: a failing one is reported at its own line below.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+type Enum<C extends { enumValues: readonly string[] | undefined }> = NonNullable<C["enumValues"]>[number];
+type HasColumns<K extends Kind, N> = [N] extends [keyof Entities[K]["columns"]] ? true : false;
+type Every<T extends Record<string, boolean>> = Same<T[keyof T], true>;
+
+/**
+ * Each polymorphic type column's enum names exactly the kinds with its capability, and each capability's or
+ * summary's columns exist on the kind's table.
+ */
+export type ModelMatchesSchema = [
+  Holds<Same<VotableKind, Enum<typeof votes.votable_type>>>,
+  Holds<Same<FollowableKind, Enum<typeof follows.followable_type>>>,
+  Holds<Same<CommentableKind, Enum<typeof comments.commentable_type>>>,
+  Holds<Same<TopicableKind, Enum<typeof topicables.topicable_type>>>,
+  Holds<Same<ReportableKind, Enum<typeof reports.reportable_type>>>,
+  // A report shows its target's summary.
+  Holds<Same<ReportableKind & SummarisedKind, ReportableKind>>,
+  Holds<Every<{ [K in VotableKind]: HasColumns<K, "vote_count" | "vote_up_count" | "vote_down_count"> }>>,
+  Holds<Every<{ [K in FollowableKind]: HasColumns<K, "follower_count"> }>>,
+  Holds<Every<{ [K in SummarisedKind]: HasColumns<K, Entities[K]["summary"][number]> }>>,
+];
