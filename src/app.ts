@@ -5,14 +5,14 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { createRouter } from "./app-router";
-import type { AppEnv } from "./env";
-import { ApiError } from "./lib/errors";
-import { normaliseBody } from "./middleware/body";
-import { requestContext } from "./middleware/context";
-import { cors } from "./middleware/cors";
-import { rateLimit } from "./middleware/rate-limit";
-import { meteredDb } from "./middleware/server-timing";
+import { ApiError } from "./core/errors";
+import type { AppEnv } from "./http/app-env";
+import { normaliseBody } from "./http/middleware/body";
+import { requestContext } from "./http/middleware/context";
+import { cors } from "./http/middleware/cors";
+import { rateLimit } from "./http/middleware/rate-limit";
+import { meteredDb } from "./http/middleware/server-timing";
+import { createRouter } from "./http/router";
 import { fileRouter, routers } from "./modules";
 
 /**

@@ -1,7 +1,7 @@
 /** Worker entry: the HTTP API and the hourly clean-up of expired tokens, codes and throttle events. */
 import { createApp } from "./app";
+import type { Bindings } from "./core/env";
 import { backgroundDb } from "./db/client";
-import type { Bindings } from "./env";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
 

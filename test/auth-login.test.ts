@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { TOKEN_LIFETIME } from "../src/http/middleware/context";
 import { sha1Hex, sha256Hex } from "../src/lib/crypto";
-import { TOKEN_LIFETIME } from "../src/middleware/context";
 import { del, patch, post } from "./helpers/api";
 import { createAdmin, createToken, createUser, DEFAULT_PASSWORD } from "./helpers/factories";
 

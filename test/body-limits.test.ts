@@ -5,9 +5,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { JSON_BODY_LIMIT } from "../src/http/middleware/body";
 import worker from "../src/index";
 import { Photon } from "../src/lib/images/photon";
-import { JSON_BODY_LIMIT } from "../src/middleware/body";
 import { BASE, call } from "./helpers/api";
 import { createQuestion } from "./helpers/content";
 import { createUser, type TestUser } from "./helpers/factories";

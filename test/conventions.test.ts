@@ -6,8 +6,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app";
+import { JSON_BODY_LIMIT } from "../src/http/middleware/body";
 import worker from "../src/index";
-import { JSON_BODY_LIMIT } from "../src/middleware/body";
 import { type ApiResponse, BASE, call, get, patch } from "./helpers/api";
 import { createAdmin } from "./helpers/factories";
 

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../src/lib/errors";
+import { ApiError } from "../src/core/errors";
 import { sendToEach } from "../src/modules/emails/service";
 import { post } from "./helpers/api";
 import { createAdmin, createUser, setOptions, uniqueName } from "./helpers/factories";

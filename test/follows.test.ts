@@ -5,8 +5,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { follow, followTargets, unfollow } from "../src/behaviours/followable";
+import type { ApiError } from "../src/core/errors";
 import { createDb, D1Meter } from "../src/db/client";
-import type { ApiError } from "../src/lib/errors";
 import { now } from "../src/lib/time";
 import { del, get, post } from "./helpers/api";
 import { createAdmin, createUser, type TestUser, uniqueName } from "./helpers/factories";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { imageKeysIn } from "../src/modules/images/linking";
+import { imageKeysIn } from "../src/behaviours/image-linking";
 import { picture } from "./fixtures/pictures";
 import { call, get, patch, post } from "./helpers/api";
 import { createTopic } from "./helpers/content";

@@ -1,10 +1,10 @@
 /** Pure rules shared by every route: pagination, include, order, id lists, path ids and the error table. */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ApiError, errorCodes } from "../src/lib/errors";
+import { ApiError, errorCodes } from "../src/core/errors";
+import { pathId } from "../src/http/openapi";
 import { isPositiveIntString, MAX_IDS, parseIdList } from "../src/lib/ids";
 import { parseInclude } from "../src/lib/include";
-import { pathId } from "../src/lib/openapi";
 import { type OrderRule, parseOrder } from "../src/lib/order";
 import { MAX_PAGE, paginate, parsePage } from "../src/lib/pagination";
 import { zodToApiError } from "../src/lib/validation";

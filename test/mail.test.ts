@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../src/lib/errors";
+import { ApiError } from "../src/core/errors";
 import {
   escapeHtml,
   isEmailAddress,

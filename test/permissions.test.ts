@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Caller } from "../src/core/caller";
+import { ApiError } from "../src/core/errors";
 import { type AuthorAction, authorRefusal, type ContentKind } from "../src/domain/permissions";
-import type { Caller } from "../src/env";
-import { ApiError } from "../src/lib/errors";
-import { defaultOptions } from "../src/modules/options/fields";
+import { defaultOptions } from "../src/domain/site-options";
 
 const T = 1_000_000;
 const author = { user_id: 7, role: "user" } as Caller;

@@ -9,8 +9,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { UPLOAD_ROUTES } from "../src/http/middleware/body";
 import { CATEGORY_OF_ROUTE, LIMIT_PERIOD, limitCategory } from "../src/lib/rate-limit";
-import { UPLOAD_ROUTES } from "../src/middleware/body";
 import { picture } from "./fixtures/pictures";
 import { type ApiResponse, call, del, post } from "./helpers/api";
 import { createArticle, createComment, createQuestion, createTopic } from "./helpers/content";

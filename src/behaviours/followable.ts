@@ -7,11 +7,11 @@
  * rows (behaviours/counters.ts) in the same batch as the insert or delete.
  */
 import { and, desc, eq, exists, type SQL, sql } from "drizzle-orm";
+import { ApiError } from "../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../db/client";
 import { allOf } from "../db/conditions";
 import { follows, users } from "../db/schema";
 import { type EntityWith, entitiesWith, type FollowableKind } from "../domain/entities";
-import { ApiError } from "../lib/errors";
 import { now } from "../lib/time";
 import { followerCounter, followingCounter, recount } from "./counters";
 import { type IdSource, inIds } from "./id-source";

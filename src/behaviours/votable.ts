@@ -7,11 +7,11 @@
  * target's update_time (DECISIONS.md, Content).
  */
 import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
+import { ApiError } from "../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../db/client";
 import { allOf } from "../db/conditions";
 import { users, votes } from "../db/schema";
 import { type EntityWith, entitiesWith, type VotableKind } from "../domain/entities";
-import { ApiError } from "../lib/errors";
 import { now } from "../lib/time";
 import { recount, voteCounter } from "./counters";
 import { isLive } from "./live";

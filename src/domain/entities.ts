@@ -6,6 +6,7 @@
  */
 import { getTableColumns } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { ErrorName } from "../core/errors";
 import {
   answers,
   articles,
@@ -18,7 +19,6 @@ import {
   users,
   type votes,
 } from "../db/schema";
-import type { ErrorName } from "../lib/errors";
 
 /** A counter on another row that a kind's live rows feed, found through a column of those rows (behaviour.md 3.11). */
 export interface Feed {

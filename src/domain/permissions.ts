@@ -3,8 +3,8 @@
  * the checks run in the reference's order and the first refusal wins. Administrators are exempt. Finding the
  * item (and its NOT_FOUND) is the caller's job, before this.
  */
-import type { Caller } from "../env";
-import { ApiError, type ErrorName } from "../lib/errors";
+import type { Caller } from "../core/caller";
+import { ApiError, type ErrorName } from "../core/errors";
 import type { ContentKind } from "./entities";
 
 export type { ContentKind };

@@ -1,5 +1,5 @@
 /** Path id lists (`{ids}`): at most 100 positive integers, comma separated (DECISIONS.md). */
-import { validationError } from "./errors";
+import { validationError } from "../core/errors";
 
 export const MAX_IDS = 100;
 

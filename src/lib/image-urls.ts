@@ -2,7 +2,21 @@
  * URL sets of stored images (`{original, small, middle, large}`): the stored file and its size variants named
  * `<name>_<size>.<ext>` (behaviour.md 7), or the site's default image of that kind.
  */
-import { staticBase, storageBase, type View } from "./view";
+
+/** What the bases depend on: the settings that name them and the request's origin (an http View is one). */
+export interface UrlSite {
+  options: { site_static_url: string; storage_url: string };
+  /** The request's origin, for default file URLs. */
+  origin: string;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** Base URL of static assets: `site_static_url`, or the Worker's own /static. */
+export const staticBase = (site: UrlSite) => trimSlash(site.options.site_static_url || `${site.origin}/static`);
+
+/** Base URL of stored files: `storage_url`, or the Worker's own route that serves them from R2. */
+export const storageBase = (site: UrlSite) => trimSlash(site.options.storage_url || `${site.origin}/upload`);
 
 export interface ImageUrls {
   original: string;
@@ -22,6 +36,6 @@ export function storedUrls(base: string, path: string): ImageUrls {
 }
 
 /** The uploaded file's URLs, or the default image `default/<fallback>` from the static base. */
-export function imageUrls(stored: string, fallback: string, view: View): ImageUrls {
-  return stored ? storedUrls(storageBase(view), stored) : storedUrls(`${staticBase(view)}/default`, fallback);
+export function imageUrls(stored: string, fallback: string, site: UrlSite): ImageUrls {
+  return stored ? storedUrls(storageBase(site), stored) : storedUrls(`${staticBase(site)}/default`, fallback);
 }

@@ -4,14 +4,18 @@
  * so a fresh deployment or `npm run dev` shows its codes in the log.
  */
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from "worker-mailer";
-import type { SiteOptions } from "../modules/options/fields";
-import { ApiError } from "./errors";
+import { ApiError } from "../core/errors";
 
-/** What mails need from the settings. */
-export type MailOptions = Pick<
-  SiteOptions,
-  "site_name" | "smtp_host" | "smtp_port" | "smtp_secure" | "smtp_username" | "smtp_password" | "smtp_reply_to"
->;
+/** What mails need from the site settings (domain/site-options.ts), which satisfy it as they are. */
+export interface MailOptions {
+  site_name: string;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_secure: "ssl" | "tls" | "";
+  smtp_username: string;
+  smtp_password: string;
+  smtp_reply_to: string;
+}
 
 export interface MailContent {
   subject: string;

@@ -6,9 +6,9 @@
  * be cracked. Hashes from before the pepper (`pbkdf2_sha256$…`) still verify and are flagged for an upgrade.
  * 100 000 iterations is the most Workers' WebCrypto accepts in production.
  */
+import { validationError } from "../core/errors";
 import { isCommonDigest } from "./common-passwords";
 import { sha1Hex, timingSafeEqual, toHex } from "./crypto";
-import { validationError } from "./errors";
 
 const ITERATIONS = 100_000;
 const SCHEME = "pbkdf2_sha256_hmac";

@@ -4,7 +4,7 @@
  * live in wrangler.toml (`[[ratelimits]]`), so operators change them there; a binding left out switches that
  * count off. Defaults are several times what an active member does in a minute.
  */
-import type { Bindings } from "../env";
+import type { Bindings } from "../core/env";
 
 export type LimitCategory =
   | "content"
@@ -46,7 +46,7 @@ const each = (category: LimitCategory, ...routes: string[]) => routes.map((route
 const votersOf = (path: string) => [`POST ${path}/voters`, `DELETE ${path}/voters`];
 const followersOf = (path: string) => [`POST ${path}/followers`, `DELETE ${path}/followers`];
 
-/** Write routes (method and route path, middleware/route-key.ts) by category; any other write is `writes`. */
+/** Write routes (method and route path, http/middleware/route-key.ts) by category; any other write is `writes`. */
 export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<string, LimitCategory>([
   ...each(
     "content",

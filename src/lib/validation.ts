@@ -1,6 +1,6 @@
 /** Turns zod failures into the 200001 body: `errors` names each failing field (first message per field). */
 import type { z } from "zod";
-import { type ApiError, validationError } from "./errors";
+import { type ApiError, validationError } from "../core/errors";
 
 /**
  * `fallbackField` names an issue about the whole input (e.g. a body that is not an object); `nameOf` lets a

@@ -3,7 +3,6 @@
  * Content-Length; a chunked body declares none, so the limit is also enforced while reading, before the
  * isolate buffers more than it will accept.
  */
-
 import { readLimited } from "../read-limited";
 import { stripTags } from "../sanitize";
 import { ImageError } from "./image-error";

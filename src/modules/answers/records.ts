@@ -1,9 +1,14 @@
 /** How answer rows become Answer records (spec "Answer"), with the includes `user`, `question`, `voting`. */
+import type { ContentRecords } from "../../behaviours/content/page";
+import { type AnswerRow, presentRecord } from "../../behaviours/content/present";
+import {
+  answerQuestionRelation,
+  authorRelation,
+  includedRelations,
+  votingRelation,
+} from "../../behaviours/content/relations";
 import { answers } from "../../db/schema";
 import { entities } from "../../domain/entities";
-import type { ContentRecords } from "../content/page";
-import { type AnswerRow, presentRecord } from "../content/present";
-import { answerQuestionRelation, authorRelation, includedRelations, votingRelation } from "../content/relations";
 import { ANSWER_INCLUDES, ANSWER_ORDER, type Answer, type AnswerInclude, AnswerSchema } from "./schema";
 
 export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {

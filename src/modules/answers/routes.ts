@@ -4,14 +4,14 @@
  * lifecycle module's.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { laterCheckedBody, readBody } from "../../http/late-body";
+import { mountList, mountUserList } from "../../http/list-routes";
+import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { authorAccess, authSecurity, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { laterCheckedBody, readBody } from "../../lib/late-body";
-import { mountList, mountUserList } from "../../lib/list-routes";
-import { authorAccess, authSecurity, okResponse, pathId } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import {
   ANSWER_INCLUDES,
   AnswerBody,

@@ -1,7 +1,13 @@
 /** Zod schemas of the answers routes: the Answer record (spec "Answer"), its body and list queries. */
-import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
+import {
+  adminOnly,
+  contentFields,
+  trashedFilter,
+  UserSummarySchema,
+  VotingSchema,
+} from "../../behaviours/content/schema";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
-import { adminOnly, contentFields, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
 import { QuestionSummarySchema } from "../questions/schema";
 
 export const ANSWER_INCLUDES = ["user", "question", "voting"] as const;

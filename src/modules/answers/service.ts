@@ -3,22 +3,21 @@
  * order of checks on a create or an edit, and the counters a new answer moves. A write is one read batch (what
  * the checks need) and one write batch carrying the counters and the record it answers with.
  */
+import { createdContent, editedFields } from "../../behaviours/content/body";
+import { filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import type { AnswerRow } from "../../behaviours/content/present";
+import { liveCheck, newestOf, selectLive, selectLiveRow, userExists } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
+import { linkImages } from "../../behaviours/image-linking";
+import { questionAnswered } from "../../behaviours/notification-events";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
 import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
-import type { Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { parseBody } from "../../lib/late-body";
+import { parseBody } from "../../http/late-body";
+import type { View } from "../../http/view";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { createdContent, editedFields } from "../content/body";
-import { filteredPage, loadOne, oneRecord, type PageQuery } from "../content/page";
-import type { AnswerRow } from "../content/present";
-import { liveCheck, newestOf, selectLive, selectLiveRow } from "../content/repo";
-import { linkImages } from "../images/linking";
-import { questionAnswered } from "../notifications/events";
-import { userExists } from "../users/service";
 import { answerRecords } from "./records";
 import { insertAnswer, markAnswered, updateAnswer } from "./repo";
 import { type Answer, AnswerBody, type AnswerInclude } from "./schema";

@@ -1,16 +1,16 @@
 /** How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`, `voting`. */
-import { followTargets } from "../../behaviours/followable";
-import { articles } from "../../db/schema";
-import { entities } from "../../domain/entities";
-import type { ContentRecords } from "../content/page";
-import { type ArticleRow, presentRecord } from "../content/present";
+import type { ContentRecords } from "../../behaviours/content/page";
+import { type ArticleRow, presentRecord } from "../../behaviours/content/present";
 import {
   authorRelation,
   followingRelation,
   includedRelations,
   topicsRelation,
   votingRelation,
-} from "../content/relations";
+} from "../../behaviours/content/relations";
+import { followTargets } from "../../behaviours/followable";
+import { articles } from "../../db/schema";
+import { entities } from "../../domain/entities";
 import { ARTICLE_INCLUDES, ARTICLE_ORDER, type Article, type ArticleInclude, ArticleSchema } from "./schema";
 
 export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude> = {

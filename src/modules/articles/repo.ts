@@ -1,4 +1,7 @@
-/** Writes on articles; lists and reads are the content core's (content/repo.ts), counters behaviours/counters.ts'. */
+/**
+ * Writes on articles; lists and reads are the content core's (behaviours/content/repo.ts), counters
+ * behaviours/counters.ts'.
+ */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { articles } from "../../db/schema";

@@ -4,16 +4,16 @@
  * other COMMENTS routes (modules/comments); trash and delete belong to the lifecycle module.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
 import { followTargets } from "../../behaviours/followable";
-import { mountFollowerRoutes } from "../../behaviours/followable-routes";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { laterCheckedBody, readBody } from "../../http/late-body";
+import { mountList, mountUserList } from "../../http/list-routes";
+import { loginRequired, requireUser } from "../../http/middleware/context";
+import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { laterCheckedBody, readBody } from "../../lib/late-body";
-import { mountList, mountUserList } from "../../lib/list-routes";
-import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { loginRequired, requireUser } from "../../middleware/context";
+import { mountFollowerRoutes } from "../users/follower-routes";
 import {
   ARTICLE_INCLUDES,
   ArticleCreateBody,

@@ -1,6 +1,4 @@
 /** Zod schemas of articles (spec "Article", behaviour.md 3.3 and 4.6): the record, its queries and bodies. */
-import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
-import type { OrderRule } from "../../lib/order";
 import {
   adminOnly,
   contentFields,
@@ -10,7 +8,9 @@ import {
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
-} from "../content/schema";
+} from "../../behaviours/content/schema";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
+import type { OrderRule } from "../../lib/order";
 
 export const ARTICLE_INCLUDES = ["user", "topics", "is_following", "voting"] as const;
 export type ArticleInclude = (typeof ARTICLE_INCLUDES)[number];

@@ -1,8 +1,8 @@
 /**
- * Rules of articles (behaviour.md 3.3, 4.1, 4.6): those of every titled post (content/titled-posts.ts) over
+ * Rules of articles (behaviour.md 3.3, 4.1, 4.6): those of every titled post (behaviours/content/titled-posts.ts) over
  * the article records, writes and edit body.
  */
-import { titledPosts } from "../content/titled-posts";
+import { titledPosts } from "../../behaviours/content/titled-posts";
 import { articleRecords } from "./records";
 import { insertArticle, updateArticle } from "./repo";
 import { ArticleEditBody } from "./schema";

@@ -7,11 +7,11 @@
  * so concurrent guesses cannot share one count.
  */
 import type { Context } from "hono";
+import { ApiError, validationError } from "../../core/errors";
 import { type BatchQuery, backgroundDb, batch, type Db } from "../../db/client";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
-import { ApiError, validationError } from "../../lib/errors";
 import { passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
 import { type CodePurpose, claimEvents, countEvents, deleteEventsById, type Limit, upsertCode } from "./repo";

@@ -14,17 +14,17 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { ApiError, type FieldErrors } from "../../core/errors";
 import { batch, commit } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
+import { TOKEN_LIFETIME } from "../../http/middleware/context";
 import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
-import { ApiError, type FieldErrors } from "../../lib/errors";
 import { isEmailAddress } from "../../lib/mail";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { now } from "../../lib/time";
-import { TOKEN_LIFETIME } from "../../middleware/context";
 import { ensureAdminStatements } from "../users/bootstrap";
 import {
   accountKeySql,

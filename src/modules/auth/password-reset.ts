@@ -6,9 +6,9 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { validationError } from "../../core/errors";
 import { batch } from "../../db/client";
-import type { AppEnv } from "../../env";
-import { validationError } from "../../lib/errors";
+import type { AppEnv } from "../../http/app-env";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { codeAddress, sendCode, verifyCode, wrongCode } from "./email-codes";
 import {

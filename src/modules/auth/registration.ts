@@ -6,10 +6,11 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import type { Caller } from "../../core/caller";
+import { type ApiError, validationError } from "../../core/errors";
 import { batch } from "../../db/client";
-import type { AppEnv, Caller } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { clientInfo } from "../../lib/client-info";
-import { type ApiError, validationError } from "../../lib/errors";
 import { sendMail, welcomeMail } from "../../lib/mail";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";

@@ -4,9 +4,9 @@
  * unique indexes are built on, so lookups hit them and match the way uniqueness is enforced.
  */
 import { and, count, eq, exists, gt, inArray, max, type SQL, sql } from "drizzle-orm";
+import { userColumns } from "../../core/caller";
 import type { Db } from "../../db/client";
 import { email_codes, throttles, tokens, users } from "../../db/schema";
-import { userColumns } from "../users/repo";
 
 export type CodePurpose = (typeof email_codes.$inferInsert)["purpose"];
 

@@ -1,11 +1,11 @@
 /** Accounts: registration, login and logout, captchas, password reset (behaviour.md 3.6, 3.10 and 5). */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
+import { ok } from "../../http/envelope";
+import { loginRequired } from "../../http/middleware/context";
+import { authSecurity, jsonBody, nullResponse, okResponse } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { createCaptcha } from "../../lib/captcha";
-import { ok } from "../../lib/envelope";
-import { authSecurity, jsonBody, nullResponse, okResponse } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { loginRequired } from "../../middleware/context";
 import { presentUser } from "../users/present";
 import { UserSchema } from "../users/schema";
 import { login, logout } from "./login";

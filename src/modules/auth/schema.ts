@@ -1,6 +1,6 @@
 /** Request and response shapes of the account routes; the rules here are the ones that need no database. */
+import { z } from "../../http/openapi";
 import { isEmailAddress } from "../../lib/mail";
-import { z } from "../../lib/openapi";
 
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
 

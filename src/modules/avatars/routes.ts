@@ -4,16 +4,16 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { createRouter } from "../../app-router";
-import type { AppEnv } from "../../env";
-import { ok } from "../../lib/envelope";
-import { ApiError, type ErrorName } from "../../lib/errors";
+import { ApiError, type ErrorName } from "../../core/errors";
+import type { AppEnv } from "../../http/app-env";
+import { ok } from "../../http/envelope";
+import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { readUploadedFile } from "../../lib/images/upload";
 import { MAX_PIXELS } from "../../lib/images/variants";
-import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pathId } from "../../lib/openapi";
 import { ImageError } from "../../lib/storage";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import type { UserImageColumn } from "./repo";
 import { resetAvatar, resetCover, USER_IMAGE_KINDS, USER_IMAGE_UPLOAD_LIMIT, uploadUserImage } from "./service";
 

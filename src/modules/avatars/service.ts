@@ -4,9 +4,12 @@
  * file; every change stores files under new random names, so every change gives new URLs (DECISIONS.md, Platform).
  */
 import type { Context } from "hono";
+import { avatarUrls } from "../../behaviours/content/present";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { backgroundDb, batch, type Db } from "../../db/client";
-import type { AppEnv, Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
+import type { AppEnv } from "../../http/app-env";
+import type { View } from "../../http/view";
 import type { ImageUrls } from "../../lib/image-urls";
 import { renderDefaultAvatar } from "../../lib/images/default-avatar";
 import {
@@ -18,8 +21,7 @@ import {
   storeImageSet,
   USER_COVER_SIZES,
 } from "../../lib/storage";
-import type { View } from "../../lib/view";
-import { avatarUrls, coverUrls } from "../users/present";
+import { coverUrls } from "../users/present";
 import { selectUserImages, setFirstAvatar, setUserImage, type UserImageColumn } from "./repo";
 
 /** The reference sets no limit of its own (behaviour.md 7); 5 MiB, as for content images, keeps a decode in memory. */

@@ -1,9 +1,9 @@
 /** How comment rows become Comment records (spec "Comment"), with the includes `user` and `voting`. */
+import type { ContentRecords } from "../../behaviours/content/page";
+import { type CommentRow, presentRecord } from "../../behaviours/content/present";
+import { authorRelation, includedRelations, votingRelation } from "../../behaviours/content/relations";
 import { comments } from "../../db/schema";
 import { entities } from "../../domain/entities";
-import type { ContentRecords } from "../content/page";
-import { type CommentRow, presentRecord } from "../content/present";
-import { authorRelation, includedRelations, votingRelation } from "../content/relations";
 import { COMMENT_INCLUDES, COMMENT_ORDER, type Comment, type CommentInclude, CommentSchema } from "./schema";
 
 export const commentRecords: ContentRecords<CommentRow, Comment, CommentInclude> = {

@@ -1,26 +1,78 @@
 /**
  * Comments (behaviour.md 3.4): one comment, its edit, the administrators' list, a user's comments, and the
- * COMMENTS family (behaviours/commentable) on questions, answers, articles and, as replies, on comments.
+ * COMMENTS family (behaviour.md 3) on every commentable kind of the entity model (domain/entities.ts):
+ * questions, answers, articles and, as replies, comments.
  */
-import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { commentTargets, mountCommentRoutes } from "../../behaviours/commentable";
-import { ok } from "../../lib/envelope";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { type CommentTarget, commentTargets } from "../../behaviours/commentable";
+import type { AppEnv } from "../../http/app-env";
+import { ok } from "../../http/envelope";
+import { laterCheckedBody, readBody } from "../../http/late-body";
+import { mountList, mountUserList } from "../../http/list-routes";
+import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { authorAccess, authSecurity, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { laterCheckedBody, readBody } from "../../lib/late-body";
-import { mountList, mountUserList } from "../../lib/list-routes";
-import { authorAccess, okResponse, pathId } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import {
   COMMENT_INCLUDES,
+  CommentBody,
   CommentEditBody,
   CommentIncludeQuery,
   CommentListQuery,
   CommentPageQuery,
   CommentSchema,
 } from "./schema";
-import { editComment, getComment, listComments, listUserComments } from "./service";
+import { commentOn, editComment, getComment, listComments, listCommentsOn, listUserComments } from "./service";
+
+/** Mounts GET and POST `/{resource}/{id}/{comments|replies}` for one target. */
+function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentTarget) {
+  const { list } = target.commentable;
+  const path = `/${target.resource}/{${target.param}}/${list}`;
+  const params = pathId(target.param);
+  const tags = [target.resource];
+  const item = `${target.type === "answer" ? "an" : "a"} ${target.type}`;
+  const idOf = (valid: Record<string, number | undefined>) => valid[target.param] as number;
+  const includeOf = (query: { include?: string }) => parseInclude(query.include, COMMENT_INCLUDES);
+
+  mountList(router, {
+    path,
+    tags,
+    summary: list === "replies" ? "List the replies to a comment" : `List the comments on ${item}`,
+    description: `The ${target.type} must exist and not be trashed. Default order \`-create_time\`.`,
+    params,
+    query: CommentPageQuery,
+    item: CommentSchema,
+    load: (db, view, query, valid) => listCommentsOn(db, view, target, idOf(valid), query, includeOf(query)),
+  });
+
+  router.openapi(
+    createRoute({
+      method: "post",
+      path,
+      tags,
+      summary: list === "replies" ? "Reply to a comment" : `Comment on ${item}`,
+      description: `The ${target.type} must exist and not be trashed; that is checked before the body.`,
+      security: authSecurity,
+      middleware: [loginRequired],
+      request: { params, query: CommentIncludeQuery, body: laterCheckedBody(router, "CommentCreate", CommentBody) },
+      responses: okResponse(CommentSchema),
+    }),
+    async (c) => {
+      const include = includeOf(c.req.valid("query"));
+      const comment = await commentOn(
+        c.get("db"),
+        viewOf(c),
+        target,
+        idOf(c.req.valid("param")),
+        requireUser(c).user_id,
+        await readBody(c),
+        include,
+      );
+      return ok(c, comment);
+    },
+  );
+}
 
 const router = createRouter();
 const tags = ["comments"];

@@ -1,8 +1,8 @@
 /** Zod schemas of comments (spec "Comment", behaviour.md 2.1 and 3.4): the record, its queries and bodies. */
+import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../../behaviours/content/schema";
 import { comments } from "../../db/schema";
-import { idFilter, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../lib/openapi";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
-import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../content/schema";
 
 /** The schema's enum, which the entity model checks names exactly the commentable kinds (a tuple, for zod). */
 const COMMENTABLE_TYPES = comments.commentable_type.enumValues;

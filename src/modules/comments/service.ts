@@ -1,23 +1,23 @@
 /**
  * Rules of comments (behaviour.md 3.4): who sees which comments, the author rule on edits, and the lists.
- * Every read is one batch (rows, total, includes, and the owner's existence check); see behaviours/commentable
- * for the lists and creation on each commentable target.
+ * Every read is one batch (rows, total, includes, and the owner's existence check), as is every write; the
+ * lists and creation on each commentable target build on behaviours/commentable.ts.
  */
+import { type CommentTarget, postComment } from "../../behaviours/commentable";
+import { filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import type { CommentRow } from "../../behaviours/content/present";
+import { liveCheck, selectLive, selectLiveRow, userExists } from "../../behaviours/content/repo";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
 import { type CommentableKind, entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
-import type { Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { parseBody } from "../../lib/late-body";
+import { parseBody } from "../../http/late-body";
+import type { View } from "../../http/view";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { filteredPage, oneRecord, type PageQuery } from "../content/page";
-import type { CommentRow } from "../content/present";
-import { selectLiveRow } from "../content/repo";
-import { userExists } from "../users/service";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
-import { type Comment, CommentEditBody, type CommentInclude } from "./schema";
+import { type Comment, CommentBody, CommentEditBody, type CommentInclude } from "./schema";
 
 export interface CommentListQuery extends PageQuery {
   comment_id?: number;
@@ -78,4 +78,37 @@ export async function editComment(
 
   const { content } = parseBody(CommentEditBody, raw);
   return getComment(db, view, id, include, content === undefined ? [] : [updateContent(db, id, content, time)]);
+}
+
+/** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
+export function listCommentsOn(
+  db: Db,
+  view: View,
+  target: CommentTarget,
+  id: number,
+  query: PageQuery,
+  include: Set<CommentInclude>,
+) {
+  const filter = { commentable_type: target.type, commentable_id: id, trashed: false };
+  return filteredPage(db, view, commentRecords, filter, query, include, liveCheck(db, target, id));
+}
+
+/**
+ * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds, in
+ * one batch that also reads the new comment back. The target's update_time stays (DECISIONS.md, content).
+ */
+export async function commentOn(
+  db: Db,
+  view: View,
+  target: CommentTarget,
+  id: number,
+  userId: number,
+  raw: unknown,
+  include: Set<CommentInclude>,
+) {
+  const live = await selectLive(db, target, id);
+  if (live.length === 0) throw new ApiError(target.notFound);
+  const { content } = parseBody(CommentBody, raw);
+  const { created, writes } = postComment(db, target.type, id, userId, content, now());
+  return writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
 }

@@ -1,11 +1,11 @@
 /** POST /emails (behaviour.md section 3.10): an administrator mails a list of addresses. */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { adminRequired } from "../../http/middleware/context";
+import { adminAccess, jsonBody, okResponse } from "../../http/openapi";
+import { createRouter } from "../../http/router";
 import { withMailer } from "../../lib/mail";
-import { adminAccess, jsonBody, okResponse } from "../../lib/openapi";
 import { zodToApiError } from "../../lib/validation";
-import { adminRequired } from "../../middleware/context";
 import { EmailBody, EmailSentSchema } from "./schema";
 import { sendToEach } from "./service";
 

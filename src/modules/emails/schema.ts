@@ -1,6 +1,6 @@
 /** Zod schemas of POST /emails (behaviour.md section 3.10): the mass mail an administrator sends. */
+import { z } from "../../http/openapi";
 import { isEmailAddress } from "../../lib/mail";
-import { z } from "../../lib/openapi";
 
 export const MAX_RECIPIENTS = 100;
 

@@ -2,7 +2,7 @@
  * Mass mail (behaviour.md section 3.10): one message per recipient, so no address sees another (section 11
  * item 24; the original put every address in one To: list).
  */
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../core/errors";
 
 export type SendTo = (address: string) => Promise<void>;
 

@@ -1,10 +1,9 @@
 /**
  * The site's default images, `/static/default/<name>`, which records without an upload point at (behaviour.md 7):
- * `avatar.png` (users/present.ts) and `user_cover.jpg` / `topic_cover.jpg` (users/present.ts,
- * content/present.ts), each with `_small`, `_middle` and `_large`; covers also as `.webp`, the form the
- * reference gives clients that accept WebP. Drawn in code, in the format their name says, once per isolate.
+ * `avatar.png` (behaviours/content/present.ts) and `user_cover.jpg` / `topic_cover.jpg` (users/present.ts,
+ * behaviours/content/present.ts), each with `_small`, `_middle` and `_large`; covers also as `.webp`, the form
+ * the reference gives clients that accept WebP. Drawn in code, in the format their name says, once per isolate.
  */
-
 import { toHex } from "../../lib/crypto";
 import { type EncodedFormat, Photon } from "../../lib/images/photon";
 import { AVATAR_SIZES, type ImageSize, TOPIC_COVER_SIZES, USER_COVER_SIZES } from "../../lib/storage";

@@ -4,9 +4,9 @@
  * cached for a year; every answer carries an ETag and a matching If-None-Match gets 304.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { createRouter } from "../../app-router";
-import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../core/errors";
+import type { AppEnv } from "../../http/app-env";
+import { createRouter } from "../../http/router";
 import { IMMUTABLE, PUBLIC_FOLDERS } from "../../lib/storage";
 import { defaultImage } from "./defaults";
 

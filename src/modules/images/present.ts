@@ -1,6 +1,7 @@
 /** The Image record on the wire (behaviour.md 2.1) and the two forms of its key (DECISIONS.md, Platform). */
+import type { View } from "../../http/view";
+import { storageBase } from "../../lib/image-urls";
 import { contentImagePath, variantPath } from "../../lib/storage";
-import { storageBase, type View } from "../../lib/view";
 import type { ImageRow } from "./repo";
 import type { Image } from "./schema";
 

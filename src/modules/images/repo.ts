@@ -3,12 +3,12 @@
  * id lists of content pages; each is at most one statement of the read's single batch.
  */
 import { and, asc, count, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { summaries } from "../../behaviours/content/summaries";
 import { isLive } from "../../behaviours/live";
 import type { Db } from "../../db/client";
 import { images, users } from "../../db/schema";
 import type { Order } from "../../lib/order";
 import type { PageRequest } from "../../lib/pagination";
-import { summaries } from "../content/summaries";
 import type { ImageInclude, ImageOrderField, ITEM_TYPES } from "./schema";
 
 export type ImageRow = typeof images.$inferSelect;

@@ -4,15 +4,15 @@
  * A key works in both forms, `<32 hex>_jpg` and `<32 hex>.jpg` (DECISIONS.md, Platform).
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok, page } from "../../lib/envelope";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../core/errors";
+import { ok, page } from "../../http/envelope";
+import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { adminAccess, authSecurity, jsonBody, nullResponse, okResponse, pageResponse } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { readUploadedFile } from "../../lib/images/upload";
 import { MAX_PIXELS } from "../../lib/images/variants";
-import { adminAccess, authSecurity, jsonBody, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
 import { ImageError } from "../../lib/storage";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import {
   ImageIncludeQuery,
   ImageKeyParams,

@@ -1,6 +1,5 @@
 /** Zod schemas of the images routes (behaviour.md 2.1 "Image", 3.9): the record, the list query, the PATCH body. */
-
-import { includeQuery, pageQuery, z } from "../../lib/openapi";
+import { includeQuery, pageQuery, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 import { stripTags } from "../../lib/sanitize";
 

@@ -2,9 +2,12 @@
  * Content images (behaviour.md 3.9): upload, read, rename and delete. Reads are one batch after authentication;
  * the files of an image are written before its row and deleted after it, so a row never names missing files.
  */
+import { presentUserSummary } from "../../behaviours/content/present";
+import { summaries } from "../../behaviours/content/summaries";
+import type { Caller } from "../../core/caller";
+import { ApiError, validationError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
-import type { Caller } from "../../env";
-import { ApiError, validationError } from "../../lib/errors";
+import type { View } from "../../http/view";
 import { MAX_IDS } from "../../lib/ids";
 import type { UploadedFile } from "../../lib/images/upload";
 import { parseInclude } from "../../lib/include";
@@ -12,9 +15,6 @@ import { parseOrder } from "../../lib/order";
 import { type Pagination, paginate, parsePage } from "../../lib/pagination";
 import { CONTENT_IMAGE_SIZES, contentImagePath, deleteImageSet, storeImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { summaries } from "../content/summaries";
-import { presentUserSummary } from "../users/present";
 import { imagePath, presentImage, storedKey } from "./present";
 import * as repo from "./repo";
 import { IMAGE_INCLUDES, IMAGE_ORDER, type Image, type ImageInclude, type ImageListFilter } from "./schema";

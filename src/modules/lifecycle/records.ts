@@ -2,12 +2,11 @@
  * The records trash and untrash answer with: each kind's own include names, relations, presenter and schema
  * (behaviour.md 2.1), as its module defines them for its other routes.
  */
-
+import type { ContentRecords } from "../../behaviours/content/page";
 import type { TrashableKind } from "../../domain/entities";
 import { answerRecords } from "../answers/records";
 import { articleRecords } from "../articles/records";
 import { commentRecords } from "../comments/records";
-import type { ContentRecords } from "../content/page";
 import { questionRecords } from "../questions/records";
 import { topicRecords } from "../topics/records";
 

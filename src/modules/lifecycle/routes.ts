@@ -4,14 +4,14 @@
  * path serves one id or a comma list of at most 100 (DECISIONS.md); one id answers a record, a list an array.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
 import { entities, has, kindsWith, type TrashableKind } from "../../domain/entities";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
+import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
 import { recordKinds } from "./records";
 import { IncludeQuery, oneOrMany } from "./schema";
 import { move, remove, type Targets } from "./service";

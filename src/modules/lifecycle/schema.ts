@@ -1,7 +1,6 @@
 /** Zod pieces of the trash and untrash routes, from each kind's own record schema and include names. */
-
 import type { TrashableKind } from "../../domain/entities";
-import { includeQuery, z } from "../../lib/openapi";
+import { includeQuery, z } from "../../http/openapi";
 import { recordKinds } from "./records";
 
 /** One id answers the record; a comma list answers an array of the records acted on, without pagination. */

@@ -4,20 +4,19 @@
  * carrying every write, cascade, counter, notification and the records it answers with.
  */
 import { eq, gt } from "drizzle-orm";
+import { recordsByIds } from "../../behaviours/content/page";
 import { deleteStatements } from "../../behaviours/deletable";
+import { notifyDeleted } from "../../behaviours/notification-events";
 import { trashStatements, untrashStatements } from "../../behaviours/trashable";
+import { type Caller, isAdmin } from "../../core/caller";
+import { ApiError, validationError } from "../../core/errors";
 import { batch, commit, type Db, writeThenRead } from "../../db/client";
 import { entities, has, type TrashableKind } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
-import type { Caller } from "../../env";
-import { ApiError, validationError } from "../../lib/errors";
+import type { SiteOptions } from "../../domain/site-options";
+import type { View } from "../../http/view";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { isAdmin } from "../../middleware/context";
-import { recordsByIds } from "../content/page";
 import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
-import { notifyDeleted } from "../notifications/events";
-import type { SiteOptions } from "../options/fields";
 import { type LifecycleRecord, recordKinds } from "./records";
 import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
 

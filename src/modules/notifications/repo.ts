@@ -4,17 +4,17 @@
  */
 import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { ByIdSource, ListSource } from "../../behaviours/content/repo";
+import { summaries } from "../../behaviours/content/summaries";
 import { type IdSource, inIds } from "../../behaviours/id-source";
 import { isLive } from "../../behaviours/live";
+import { type NotificationType, recountUnread } from "../../behaviours/notification-events";
 import type { BatchStatement, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { notifications } from "../../db/schema";
 import type { SummarisedKind } from "../../domain/entities";
-import type { View } from "../../lib/view";
-import type { ByIdSource, ListSource } from "../content/page";
-import { summaries } from "../content/summaries";
-import { recountUnread } from "./events";
-import type { NotificationInclude, NotificationType } from "./schema";
+import type { View } from "../../http/view";
+import type { NotificationInclude } from "./schema";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -111,7 +111,7 @@ export function removeNotifications(
 
 /**
  * What each include names: the notification column holding its id and the item's type. Table, liveness and
- * summary columns are the shared ones (content/summaries.ts): content in the trash is shown as null,
+ * summary columns are the shared ones (behaviours/content/summaries.ts): content in the trash is shown as null,
  * users have no trash (behaviour.md 2.1).
  */
 const related: Record<NotificationInclude, { by: SQLiteColumn; type: SummarisedKind }> = {

@@ -3,13 +3,13 @@
  * counted, marked read and deleted. Every route requires login and acts on the caller's notifications only.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok, page } from "../../lib/envelope";
+import { ok, page } from "../../http/envelope";
+import { loginRequired, requireUser } from "../../http/middleware/context";
+import { authSecurity, nullResponse, okResponse, pageResponse, pathIds } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { authSecurity, nullResponse, okResponse, pageResponse, pathIds } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { loginRequired, requireUser } from "../../middleware/context";
 import {
   NOTIFICATION_INCLUDES,
   NotificationCountSchema,

@@ -1,24 +1,11 @@
 /**
  * Zod schemas of the notifications routes (spec "Notification", operation 6, "Events"; behaviour.md 2.1, 3.7):
- * the nine kinds, the record with its relationships, and the queries.
+ * the record with its relationships and the queries (the nine kinds are behaviours/notification-events.ts's).
  */
-import { includeQuery, pageQuery, relationships, z } from "../../lib/openapi";
-import { UserSummarySchema } from "../content/schema";
+import { UserSummarySchema } from "../../behaviours/content/schema";
+import { NOTIFICATION_TYPES } from "../../behaviours/notification-events";
+import { includeQuery, pageQuery, relationships, z } from "../../http/openapi";
 import { QuestionSummarySchema } from "../questions/schema";
-
-/** The nine kinds of the spec's Events table; nothing else ever notifies (behaviour.md 3.12). */
-export const NOTIFICATION_TYPES = [
-  "question_answered",
-  "question_commented",
-  "question_deleted",
-  "article_commented",
-  "article_deleted",
-  "answer_commented",
-  "answer_deleted",
-  "comment_replied",
-  "comment_deleted",
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const NOTIFICATION_INCLUDES = [
   "receiver",

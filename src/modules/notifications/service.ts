@@ -4,16 +4,17 @@
  * carrying the change, the COUNT(*) recount of the caller's `notification_unread` and, for the batch read, the
  * records it answers with.
  */
+import { itemsByIds, loadPage, type Page } from "../../behaviours/content/page";
+import { presentRecord, type Relationships } from "../../behaviours/content/present";
+import type { Relation } from "../../behaviours/content/relations";
 import type { IdSource } from "../../behaviours/id-source";
+import type { NotificationType } from "../../behaviours/notification-events";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { commit, type Db, readAs, writeThenRead } from "../../db/client";
-import type { Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
+import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { itemsByIds, loadPage, type Page } from "../content/page";
-import { presentRecord, type Relationships } from "../content/present";
-import type { Relation } from "../content/relations";
 import {
   countUnread,
   markRead,
@@ -25,7 +26,7 @@ import {
   removeNotifications,
   selectRelated,
 } from "./repo";
-import type { Notification, NotificationInclude, NotificationPageQueryInput, NotificationType } from "./schema";
+import type { Notification, NotificationInclude, NotificationPageQueryInput } from "./schema";
 
 /** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
 function notificationRelation(

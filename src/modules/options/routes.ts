@@ -1,15 +1,16 @@
 /** Site settings (spec operation 1): read by everyone (public fields), changed by administrators. */
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { createRouter } from "../../app-router";
+import { isAdmin } from "../../core/caller";
 import { writeThenRead } from "../../db/client";
-import { ok } from "../../lib/envelope";
-import { adminAccess, jsonBody, okResponse, z } from "../../lib/openapi";
+import { optionFields, optionNames, optionsFromRows, visibleOptions } from "../../domain/site-options";
+import { cacheOptions, selectOptionRows, upsertOptionStatements } from "../../domain/site-options-store";
+import { ok } from "../../http/envelope";
+import { adminRequired } from "../../http/middleware/context";
+import { adminAccess, jsonBody, okResponse, z } from "../../http/openapi";
+import { createRouter } from "../../http/router";
 import { zodToApiError } from "../../lib/validation";
-import { adminRequired, isAdmin } from "../../middleware/context";
-import { optionFields, optionNames, optionsFromRows, visibleOptions } from "./fields";
 import { sentName, toSpecNames } from "./legacy-names";
-import { cacheOptions, selectOptionRows, upsertOptionStatements } from "./store";
 
 /** A field of the record; the document marks the non-public ones as restricted, as the User record does. */
 function optionProperty(name: string) {

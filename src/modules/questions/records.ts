@@ -1,16 +1,16 @@
 /** How question rows become Question records (behaviour.md 2.1), with the includes `user`, `topics`, `is_following`, `voting`. */
-import { followTargets } from "../../behaviours/followable";
-import { questions } from "../../db/schema";
-import { entities } from "../../domain/entities";
-import type { ContentRecords } from "../content/page";
-import { presentRecord, type QuestionRow } from "../content/present";
+import type { ContentRecords } from "../../behaviours/content/page";
+import { presentRecord, type QuestionRow } from "../../behaviours/content/present";
 import {
   authorRelation,
   followingRelation,
   includedRelations,
   topicsRelation,
   votingRelation,
-} from "../content/relations";
+} from "../../behaviours/content/relations";
+import { followTargets } from "../../behaviours/followable";
+import { questions } from "../../db/schema";
+import { entities } from "../../domain/entities";
 import { QUESTION_INCLUDES, QUESTION_ORDER, type Question, type QuestionInclude, QuestionSchema } from "./schema";
 
 export const questionRecords: ContentRecords<QuestionRow, Question, QuestionInclude> = {

@@ -1,6 +1,4 @@
 /** Zod schemas of the questions routes: the Question record (behaviour.md 2.1), bodies (4.6) and list queries. */
-import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
-import type { OrderRule } from "../../lib/order";
 import {
   adminOnly,
   contentFields,
@@ -10,7 +8,9 @@ import {
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
-} from "../content/schema";
+} from "../../behaviours/content/schema";
+import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
+import type { OrderRule } from "../../lib/order";
 
 export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting"] as const;
 export type QuestionInclude = (typeof QUESTION_INCLUDES)[number];

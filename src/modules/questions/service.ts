@@ -1,8 +1,8 @@
 /**
  * Rules of the questions routes (behaviour.md 3.1, 3.11, 4.1, 4.6): those of every titled post
- * (content/titled-posts.ts) over the question records, writes and edit body.
+ * (behaviours/content/titled-posts.ts) over the question records, writes and edit body.
  */
-import { titledPosts } from "../content/titled-posts";
+import { titledPosts } from "../../behaviours/content/titled-posts";
 import { questionRecords } from "./records";
 import { insertQuestion, updateQuestion } from "./repo";
 import { QuestionEditBody } from "./schema";

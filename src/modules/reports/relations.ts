@@ -3,14 +3,14 @@
  * page's own batch: the reporter, and the target's summary under its type's key (null when the target is missing
  * or trashed). A target summary appears only under the key of the row's own type.
  */
+import type { Relationships } from "../../behaviours/content/present";
+import { authorRelation, includedRelations, type Relation } from "../../behaviours/content/relations";
+import type { SummaryRow } from "../../behaviours/content/summaries";
 import type { IdSource } from "../../behaviours/id-source";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { reports } from "../../db/schema";
 import type { ReportableKind } from "../../domain/entities";
-import type { View } from "../../lib/view";
-import type { Relationships } from "../content/present";
-import { authorRelation, includedRelations, type Relation } from "../content/relations";
-import type { SummaryRow } from "../content/summaries";
+import type { View } from "../../http/view";
 import { selectTargets } from "./repo";
 import type { GroupInclude, ReportInclude } from "./schema";
 import { reportables, type Target } from "./targets";

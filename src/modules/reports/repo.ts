@@ -3,6 +3,7 @@
  * unique key (DECISIONS.md), so a duplicate is found by the insert itself, never by a read before it.
  */
 import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
+import type { ListSource } from "../../behaviours/content/repo";
 import { type IdSource, inIds } from "../../behaviours/id-source";
 import { isLive } from "../../behaviours/live";
 import type { BatchStatement, Db } from "../../db/client";
@@ -10,7 +11,6 @@ import { allOf } from "../../db/conditions";
 import { reports } from "../../db/schema";
 import type { ReportableKind } from "../../domain/entities";
 import type { PageRequest } from "../../lib/pagination";
-import type { ListSource } from "../content/page";
 import { reportables, type Target } from "./targets";
 
 export type ReportRow = typeof reports.$inferSelect;

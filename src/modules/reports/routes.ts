@@ -7,13 +7,13 @@
  * share that parameter name: OpenAPI forbids two templated paths that differ only in a parameter's name.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok, page } from "../../lib/envelope";
+import { ok, page } from "../../http/envelope";
+import { laterCheckedBody, readBody } from "../../http/late-body";
+import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { adminAccess, authSecurity, nullResponse, okResponse, pageResponse } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { laterCheckedBody, readBody } from "../../lib/late-body";
-import { adminAccess, authSecurity, nullResponse, okResponse, pageResponse } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireUser } from "../../middleware/context";
 import {
   GROUP_INCLUDES,
   REPORT_INCLUDES,

@@ -2,8 +2,8 @@
  * Zod schemas of the reports routes (spec "Report", operation 7; behaviour.md 2.1, 3.8): the Report record, the
  * report group of the administrators' list, the reason body and the queries.
  */
-import { includeQuery, pageQuery, relationships, z } from "../../lib/openapi";
-import { UserSummarySchema } from "../content/schema";
+import { UserSummarySchema } from "../../behaviours/content/schema";
+import { includeQuery, pageQuery, relationships, z } from "../../http/openapi";
 import { QuestionSummarySchema } from "../questions/schema";
 import { REPORTABLE_TYPES } from "./targets";
 

@@ -3,16 +3,16 @@
  * administrators' lists and deletes. Each request is one batch after authentication: a list with every include
  * in the page's batch; a new report with its target check and duplicate detection in the insert's batch.
  */
+import { loadPage, type Page } from "../../behaviours/content/page";
+import type { Relationships } from "../../behaviours/content/present";
+import { presentUserSummary } from "../../behaviours/content/present";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { batch, commit, type Db } from "../../db/client";
-import type { Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
+import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
 import { zodToApiError } from "../../lib/validation";
-import type { View } from "../../lib/view";
-import { loadPage, type Page } from "../content/page";
-import type { Relationships } from "../content/present";
-import { presentUserSummary } from "../users/present";
 import { groupRelation, reportRelation } from "./relations";
 import { deleteReportsOn, groupStatements, insertReport, type ReportRow, reportsOf, selectTargets } from "./repo";
 import {

@@ -1,12 +1,12 @@
 /**
  * What can be reported (behaviour.md 1 "report", 3.8) and how a target is named in a path: the reportable kinds
- * of the entity model, each shown by its summary (content/summaries.ts): live content, or a user who exists.
+ * of the entity model, each shown by its summary (behaviours/content/summaries.ts): live content, or a user who exists.
  */
+import { type Summarised, summaries } from "../../behaviours/content/summaries";
+import { ApiError, validationError } from "../../core/errors";
 import { reports } from "../../db/schema";
 import type { ReportableKind } from "../../domain/entities";
-import { ApiError, validationError } from "../../lib/errors";
 import { isPositiveIntString, MAX_IDS } from "../../lib/ids";
-import { type Summarised, summaries } from "../content/summaries";
 
 /** The schema's enum, which the entity model checks names exactly the reportable kinds (a tuple, for zod). */
 export const REPORTABLE_TYPES = reports.reportable_type.enumValues;

@@ -2,7 +2,7 @@
  * The day range of the `new_*` statistics. Days are whole UTC days counted from the Unix epoch (DECISIONS.md
  * "Platform": statistics bucket by UTC day), so a day `d` holds the create times `[d * 86400, (d + 1) * 86400)`.
  */
-import { validationError } from "../../lib/errors";
+import { validationError } from "../../core/errors";
 import { now } from "../../lib/time";
 
 export const DAY_SECONDS = 86400;

@@ -1,10 +1,10 @@
 /** GET /stats (behaviour.md sections 3.10 and 8): site statistics for administrators. */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { adminRequired } from "../../http/middleware/context";
+import { adminAccess, okResponse } from "../../http/openapi";
+import { createRouter } from "../../http/router";
 import { parseInclude } from "../../lib/include";
-import { adminAccess, okResponse } from "../../lib/openapi";
-import { adminRequired } from "../../middleware/context";
 import { resolveRange, todayUtc } from "./dates";
 import { STAT_NAMES, StatsQuery, StatsSchema } from "./schema";
 import { loadStats } from "./service";

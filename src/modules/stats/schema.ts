@@ -1,5 +1,5 @@
 /** Zod schemas of GET /stats (behaviour.md sections 3.10 and 8): the query and the statistics object. */
-import { includeQuery, z } from "../../lib/openapi";
+import { includeQuery, z } from "../../http/openapi";
 
 /** What the statistics count; each has a total and a per-day series. */
 const COUNTED_KINDS = ["user", "question", "article", "answer", "comment"] as const;

@@ -5,14 +5,14 @@
  * `cover` (the reference's 205002 is never used).
  */
 import type { Context } from "hono";
+import { topicCover } from "../../behaviours/content/present";
+import { type ApiError, validationError } from "../../core/errors";
 import { commit, type Db } from "../../db/client";
-import { type ApiError, validationError } from "../../lib/errors";
+import type { View } from "../../http/view";
 import { formFile, readUploadForm } from "../../lib/images/upload";
 import { inspectImage } from "../../lib/images/variants";
 import { deleteImageSet, ImageError, ownerFolder, storeImageSet, TOPIC_COVER_SIZES } from "../../lib/storage";
 import { zodToApiError } from "../../lib/validation";
-import type { View } from "../../lib/view";
-import { topicCover } from "../content/present";
 import { deleteNewTopic, selectLiveCover, setCover } from "./cover-repo";
 import { type Topic, type TopicChanges, TopicCreateBody, TopicEditBody, type TopicInclude } from "./schema";
 import { createTopic, editTopic } from "./service";

@@ -1,9 +1,9 @@
 /** How topic rows become Topic records (behaviour.md 2.1): cover URLs, and the one include `is_following`. */
+import type { ContentRecords } from "../../behaviours/content/page";
+import { presentTopic, type TopicRow } from "../../behaviours/content/present";
+import { followingRelation, includedRelations } from "../../behaviours/content/relations";
 import { followTargets } from "../../behaviours/followable";
 import { entities } from "../../domain/entities";
-import type { ContentRecords } from "../content/page";
-import { presentTopic, type TopicRow } from "../content/present";
-import { followingRelation, includedRelations } from "../content/relations";
 import { TOPIC_INCLUDES, TOPIC_ORDER, type Topic, type TopicInclude, TopicSchema } from "./schema";
 
 export const topicRecords: ContentRecords<TopicRow, Topic, TopicInclude> = {

@@ -4,15 +4,15 @@
  * Trash, untrash and delete are the lifecycle module's.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
 import { followTargets } from "../../behaviours/followable";
-import { mountFollowerRoutes } from "../../behaviours/followable-routes";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { mountList, mountUserList } from "../../http/list-routes";
+import { adminRequired } from "../../http/middleware/context";
+import { adminAccess, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { mountList, mountUserList } from "../../lib/list-routes";
-import { adminAccess, okResponse, pathId } from "../../lib/openapi";
-import { viewOf } from "../../lib/view";
-import { adminRequired } from "../../middleware/context";
+import { mountFollowerRoutes } from "../users/follower-routes";
 import {
   createTopicFromForm,
   editTopicFromForm,

@@ -1,4 +1,5 @@
 /** Zod schemas of the topics routes (behaviour.md 2.1, 3.5): the Topic record, its bodies and list queries. */
+import { adminOnly, trashedFilter } from "../../behaviours/content/schema";
 import {
   ImageUrlsSchema,
   idFilter,
@@ -8,9 +9,8 @@ import {
   relationships,
   trimmedText,
   z,
-} from "../../lib/openapi";
+} from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
-import { adminOnly, trashedFilter } from "../content/schema";
 
 export const TOPIC_INCLUDES = ["is_following"] as const;
 export type TopicInclude = (typeof TOPIC_INCLUDES)[number];

@@ -3,12 +3,11 @@
  * and the lists of topics. Every operation is one batch after authentication: checks, writes, the record they
  * answer with and its relations travel together.
  */
+import { filteredPage, loadOne, type PageQuery, pageOf } from "../../behaviours/content/page";
+import { followedBy, userExists } from "../../behaviours/content/repo";
+import { ApiError, validationError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
-import { ApiError, validationError } from "../../lib/errors";
-import type { View } from "../../lib/view";
-import { filteredPage, loadOne, type PageQuery, pageOf } from "../content/page";
-import { followedBy } from "../content/repo";
-import { userExists } from "../users/service";
+import type { View } from "../../http/view";
 import { topicRecords } from "./records";
 import { insertTopic, liveTopicNamed, sameName, selectForEdit, selectTopic, updateTopic } from "./repo";
 import type { Topic, TopicChanges, TopicInclude } from "./schema";

@@ -5,9 +5,9 @@
  * round trip of its own and nobody can register before the administrator exists.
  */
 import { getTableColumns, sql } from "drizzle-orm";
+import type { Bindings } from "../../core/env";
 import type { BatchStatement, Db } from "../../db/client";
 import { users } from "../../db/schema";
-import type { Bindings } from "../../env";
 import { hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 

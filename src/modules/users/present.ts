@@ -1,16 +1,12 @@
 /**
- * The User record on the wire (spec "User (full record)") and the user summary. Restricted fields are shown to
- * administrators and to the user themself (DECISIONS.md); the password hash and role never leave the server.
+ * The User record on the wire (spec "User (full record)"; the user summary is behaviours/content/present.ts's).
+ * Restricted fields are shown to administrators and to the user themself (DECISIONS.md); the password hash and
+ * role never leave the server.
  */
-import type { Caller } from "../../env";
+import { avatarUrls, type UserRow } from "../../behaviours/content/present";
+import type { View } from "../../http/view";
 import { type ImageUrls, imageUrls } from "../../lib/image-urls";
-import type { View } from "../../lib/view";
 import type { User } from "./schema";
-
-export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
-export type UserInclude = (typeof USER_INCLUDES)[number];
-
-export type UserRow = Caller;
 
 const RESTRICTED = [
   "email",
@@ -24,10 +20,6 @@ const RESTRICTED = [
   "update_time",
   "disable_time",
 ] as const;
-
-/** The user's avatar: the uploaded or generated file, or the site's default image. */
-export const avatarUrls = (row: Pick<UserRow, "avatar">, view: View): ImageUrls =>
-  imageUrls(row.avatar, "avatar.png", view);
 
 /** The user's cover: the uploaded file, or the site's default cover. */
 export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls =>
@@ -49,8 +41,4 @@ export function presentUser(row: UserRow, view: View, relationships?: UserRelati
   if (!canSeePrivate(row, view)) for (const name of RESTRICTED) delete record[name];
   if (relationships) record.relationships = relationships;
   return record;
-}
-
-export function presentUserSummary(row: Pick<UserRow, "user_id" | "username" | "headline" | "avatar">, view: View) {
-  return { user_id: row.user_id, username: row.username, headline: row.headline, avatar: avatarUrls(row, view) };
 }

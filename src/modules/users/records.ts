@@ -3,11 +3,12 @@
  * batch, each one statement over the page's ids (an id list or the page query itself as a subquery), so a
  * page costs no extra round trip.
  */
+import type { Records } from "../../behaviours/content/page";
+import type { UserRow } from "../../behaviours/content/present";
 import { followedAmong, followersAmong, followTargets } from "../../behaviours/followable";
 import { readAs } from "../../db/client";
-import type { Records } from "../content/page";
-import { presentUser, USER_INCLUDES, type UserInclude, type UserRelationships, type UserRow } from "./present";
-import { type User, UserSchema } from "./schema";
+import { presentUser, type UserRelationships } from "./present";
+import { USER_INCLUDES, type User, type UserInclude, UserSchema } from "./schema";
 
 /** The relationships `include` asks for; following and followed are false for the caller's own record (behaviour.md 2.1). */
 export function userRelationships(

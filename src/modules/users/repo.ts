@@ -1,17 +1,13 @@
-/** Queries on users. Every select names its columns: the password hash never leaves this module. */
-import { and, eq, getTableColumns, gt, sql } from "drizzle-orm";
+/** Queries on users. Every select names its columns (core/caller.ts `userColumns`), never the password hash. */
+import { and, eq, gt, sql } from "drizzle-orm";
+import { type ByIdSource, type ListSource, orderBy } from "../../behaviours/content/repo";
 import type { FollowJoin } from "../../behaviours/followable";
 import { inIds } from "../../behaviours/id-source";
+import { userColumns } from "../../core/caller";
 import type { Db } from "../../db/client";
 import { follows, tokens, users } from "../../db/schema";
 import type { Order } from "../../lib/order";
-import type { ByIdSource, ListSource } from "../content/page";
-import { orderBy } from "../content/repo";
 import type { ProfileChanges, UserOrderField } from "./schema";
-
-const { password: _password, ...columns } = getTableColumns(users);
-/** Every user column but the password hash: the one selection of users anywhere in the app. */
-export const userColumns = columns;
 
 /** Users by id, disabled or not. */
 export const usersById: ByIdSource = { table: users, id: users.user_id, columns: userColumns };

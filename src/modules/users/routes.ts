@@ -3,18 +3,17 @@
  * disabling, and follows between users (the FOLLOW family from behaviours/followable).
  */
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
 import { followTargets } from "../../behaviours/followable";
-import { mountFollowerRoutes } from "../../behaviours/followable-routes";
-import { ok } from "../../lib/envelope";
+import { ok } from "../../http/envelope";
+import { mountList, mountUserList } from "../../http/list-routes";
+import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
+import { adminAccess, authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../http/openapi";
+import { createRouter } from "../../http/router";
+import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { mountList, mountUserList } from "../../lib/list-routes";
-import { adminAccess, authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../lib/openapi";
-import { requireViewer, viewOf } from "../../lib/view";
-import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../middleware/context";
-import { USER_INCLUDES } from "./present";
-import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
+import { mountFollowerRoutes } from "./follower-routes";
+import { ProfileBody, USER_INCLUDES, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
 import {
   callerRecord,
   disable,

@@ -1,10 +1,12 @@
 /** Zod schemas of the users routes: the User record (spec "User (full record)"), queries and bodies. */
-import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../lib/openapi";
+import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
-import { USER_INCLUDES } from "./present";
 
 const restricted = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: present for the user themself and for administrators" });
+
+export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
+export type UserInclude = (typeof USER_INCLUDES)[number];
 
 export const UserSchema = z
   .object({

@@ -3,6 +3,8 @@
  * disabled users out. Every operation is one batch: writes, the users they return, their relations, and any
  * existence check travel together.
  */
+import { type Page, type PageQuery, pageOf, recordsByIds } from "../../behaviours/content/page";
+import { userExists } from "../../behaviours/content/repo";
 import {
   type FollowTarget,
   followersJoin,
@@ -10,14 +12,13 @@ import {
   followTargets,
   selectTarget,
 } from "../../behaviours/followable";
+import type { Caller } from "../../core/caller";
+import { ApiError, validationError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
-import type { Caller } from "../../env";
-import { ApiError, validationError } from "../../lib/errors";
+import type { View } from "../../http/view";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { type ExistenceCheck, type Page, type PageQuery, pageOf, recordsByIds } from "../content/page";
-import { presentUser, type UserInclude } from "./present";
+import { presentUser } from "./present";
 import { userRecords, userRelationships } from "./records";
 import {
   deleteTokensOf,
@@ -28,16 +29,7 @@ import {
   usersById,
   usersThroughFollows,
 } from "./repo";
-import { type ProfileChanges, USER_ORDER, type User } from "./schema";
-
-/**
- * The check a `/users/{id}/...` list runs in its batch (201003). The caller's own id needs no lookup
- * (behaviour.md 4.4): a logged-in caller exists.
- */
-export function userExists(db: Db, view: View, userId: number): ExistenceCheck | undefined {
-  if (view.viewer?.user_id === userId) return undefined;
-  return { statement: selectTarget(db, followTargets.user, userId), notFound: followTargets.user.notFound };
-}
+import { type ProfileChanges, USER_ORDER, type User, type UserInclude } from "./schema";
 
 export interface UserListQuery extends PageQuery {
   user_id?: number;

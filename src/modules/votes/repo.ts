@@ -1,8 +1,8 @@
 /** The voters of a target as a list source: users joined through `votes`, disabled users left out (behaviour.md 4.3). */
 import { and, eq } from "drizzle-orm";
+import type { ListSource } from "../../behaviours/content/repo";
 import { type VoteTarget, type VoteType, votersJoin } from "../../behaviours/votable";
 import { users, votes } from "../../db/schema";
-import type { ListSource } from "../content/page";
 import { usersById } from "../users/repo";
 
 export function votersSource(target: VoteTarget, id: number, type: VoteType | undefined): ListSource {

@@ -3,17 +3,16 @@
  * each votable kind of the entity model.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { createRouter } from "../../app-router";
 import { unvote, type VoteTarget, vote, voteTargets } from "../../behaviours/votable";
-import type { AppEnv } from "../../env";
-import { ok } from "../../lib/envelope";
-import { ApiError } from "../../lib/errors";
+import { ApiError } from "../../core/errors";
+import type { AppEnv } from "../../http/app-env";
+import { ok } from "../../http/envelope";
+import { mountList } from "../../http/list-routes";
+import { loginRequired, requireUser } from "../../http/middleware/context";
+import { authSecurity, jsonBody, okResponse, pathId } from "../../http/openapi";
+import { createRouter } from "../../http/router";
 import { parseInclude } from "../../lib/include";
-import { mountList } from "../../lib/list-routes";
-import { authSecurity, jsonBody, okResponse, pathId } from "../../lib/openapi";
-import { loginRequired, requireUser } from "../../middleware/context";
-import { USER_INCLUDES } from "../users/present";
-import { UserSchema } from "../users/schema";
+import { USER_INCLUDES, UserSchema } from "../users/schema";
 import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 

@@ -1,6 +1,6 @@
 /** Zod schemas of the VOTE family (behaviour.md 3): the vote body, the counts a write answers, the voters query. */
 import { VOTE_TYPES } from "../../behaviours/votable";
-import { z } from "../../lib/openapi";
+import { z } from "../../http/openapi";
 import { UserPageQuery } from "../users/schema";
 
 /** A body without a valid `type` is a 200006, not a 200001 (behaviour.md 3.2): see the routes' hook. */

@@ -2,13 +2,12 @@
  * The voters list (behaviour.md 3 VOTE family): one batch holding the target's existence check, the total, the
  * page of users and every requested include, so it costs one round trip after authentication.
  */
+import { type Page, pageOf } from "../../behaviours/content/page";
 import { selectCounts, VOTE_TYPES, type VoteTarget } from "../../behaviours/votable";
 import type { Db } from "../../db/client";
-import type { View } from "../../lib/view";
-import { type Page, pageOf } from "../content/page";
-import type { UserInclude } from "../users/present";
+import type { View } from "../../http/view";
 import { userRecords } from "../users/records";
-import type { User } from "../users/schema";
+import type { User, UserInclude } from "../users/schema";
 import { votersSource } from "./repo";
 import type { VoterQuery } from "./schema";
 

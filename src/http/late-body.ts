@@ -8,9 +8,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
-import { zodToApiError } from "./validation";
+import { ApiError } from "../core/errors";
+import { zodToApiError } from "../lib/validation";
+import type { AppEnv } from "./app-env";
 
 /** The route's `request.body`: the schema registered under `name` and referenced, not validated. */
 export function laterCheckedBody(router: OpenAPIHono<AppEnv>, name: string, schema: z.ZodType) {
@@ -18,7 +18,7 @@ export function laterCheckedBody(router: OpenAPIHono<AppEnv>, name: string, sche
   return { content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } }, required: true };
 }
 
-/** The JSON body (a missing one is `{}`, middleware/body.ts); malformed JSON is 100006. */
+/** The JSON body (a missing one is `{}`, http/middleware/body.ts); malformed JSON is 100006. */
 export async function readBody(c: Context): Promise<unknown> {
   try {
     return await c.req.json();

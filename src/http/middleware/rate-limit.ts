@@ -5,11 +5,11 @@
  * than write fast. An address is counted only when the request has one (on Cloudflare it always has).
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
-import { clientInfo, throttleKey } from "../lib/client-info";
-import { ApiError } from "../lib/errors";
-import { LIMIT_PERIOD, LIMITERS, limitCategory } from "../lib/rate-limit";
-import { isAdmin } from "./context";
+import { isAdmin } from "../../core/caller";
+import { ApiError } from "../../core/errors";
+import { clientInfo, throttleKey } from "../../lib/client-info";
+import { LIMIT_PERIOD, LIMITERS, limitCategory } from "../../lib/rate-limit";
+import type { AppEnv } from "../app-env";
 import { writeRoute } from "./route-key";
 
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {

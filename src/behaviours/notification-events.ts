@@ -3,7 +3,7 @@
  * causes them: the notification is written by the same atomic batch as the answer, comment, trash or delete.
  *
  * - A new row's id is not known before its batch runs, so create events are INSERT ... SELECT from the target
- *   row, with the new id as a subquery (content/repo.ts `newestOf`): no extra round trip, and the receiver
+ *   row, with the new id as a subquery (behaviours/content/repo.ts `newestOf`): no extra round trip, and the receiver
  *   (the target's author) is read by the insert itself.
  * - Nobody is notified of their own action (DECISIONS.md): the SELECT skips a target whose author is the sender.
  * - Each insert is followed by a recount of the receiver's `notification_unread` (behaviours/counters.ts), so the
@@ -11,10 +11,8 @@
  */
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { recount, unreadCounter } from "../../behaviours/counters";
-import type { IdSource } from "../../behaviours/id-source";
-import type { BatchStatement, Db } from "../../db/client";
-import { answers, comments, notifications } from "../../db/schema";
+import type { BatchStatement, Db } from "../db/client";
+import { answers, comments, notifications } from "../db/schema";
 import {
   type CommentableKind,
   type EntityWith,
@@ -22,8 +20,23 @@ import {
   has,
   type NotifiedKind,
   type TrashableKind,
-} from "../../domain/entities";
-import type { NotificationType } from "./schema";
+} from "../domain/entities";
+import { recount, unreadCounter } from "./counters";
+import type { IdSource } from "./id-source";
+
+/** The nine kinds of the spec's Events table; nothing else ever notifies (behaviour.md 3.12). */
+export const NOTIFICATION_TYPES = [
+  "question_answered",
+  "question_commented",
+  "question_deleted",
+  "article_commented",
+  "article_deleted",
+  "answer_commented",
+  "answer_deleted",
+  "comment_replied",
+  "comment_deleted",
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 type Value = number | string | SQL | SQLiteColumn;
 

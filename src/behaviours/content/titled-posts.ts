@@ -5,22 +5,21 @@
  * record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
  */
 import type { z } from "@hono/zod-openapi";
-import { recountStatements } from "../../behaviours/counters";
+import type { Caller } from "../../core/caller";
+import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { entities, type TopicableKind } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
-import type { Caller } from "../../env";
-import { ApiError } from "../../lib/errors";
-import { parseBody } from "../../lib/late-body";
+import { parseBody } from "../../http/late-body";
+import type { View } from "../../http/view";
 import type { Content } from "../../lib/markdown";
 import { now } from "../../lib/time";
-import type { View } from "../../lib/view";
-import { linkImages } from "../images/linking";
-import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topics/repo";
-import { userExists } from "../users/service";
+import { recountStatements } from "../counters";
+import { linkImages } from "../image-linking";
+import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
 import { type ContentRecords, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "./page";
-import { followedBy, liveCheck, newestOf, selectLiveRow } from "./repo";
+import { followedBy, liveCheck, newestOf, selectLiveRow, userExists } from "./repo";
 
 export interface TitledPostListQuery extends PageQuery {
   user_id?: number;

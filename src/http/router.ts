@@ -1,7 +1,7 @@
 /** Every resource router is an OpenAPIHono whose validation failures become 200001 errors naming the field. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "./env";
-import { zodToApiError } from "./lib/validation";
+import { zodToApiError } from "../lib/validation";
+import type { AppEnv } from "./app-env";
 
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({

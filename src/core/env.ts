@@ -1,8 +1,4 @@
-import type { D1Meter, Db } from "./db/client";
-import type { UserRow } from "./db/schema";
-import type { SiteOptions } from "./modules/options/fields";
-
-/** Bindings and variables of the Worker (wrangler.toml, secrets, `.dev.vars`). */
+/** Bindings of the Worker (wrangler.toml, secrets, `.dev.vars`). */
 export interface Bindings {
   DB: D1Database;
   KV: KVNamespace;
@@ -36,19 +32,4 @@ export interface Bindings {
   LIMIT_MAILS_IP?: RateLimit;
   LIMIT_WRITES_USER?: RateLimit;
   LIMIT_WRITES_IP?: RateLimit;
-}
-
-/** The logged-in user making the request (never carries the password hash). */
-export type Caller = Omit<UserRow, "password">;
-
-export interface AppEnv {
-  Bindings: Bindings;
-  Variables: {
-    db: Db;
-    meter: D1Meter;
-    caller: Caller | null;
-    /** SHA-256 of the presented token, when it is valid. */
-    tokenHash: string | null;
-    options: SiteOptions;
-  };
 }

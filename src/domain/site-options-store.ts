@@ -3,9 +3,9 @@
  * request costs no D1 round trip for them unless KV has lost the record.
  */
 import { sql } from "drizzle-orm";
-import type { BatchStatement, Db } from "../../db/client";
-import { options } from "../../db/schema";
-import type { SiteOptions } from "./fields";
+import type { BatchStatement, Db } from "../db/client";
+import { options } from "../db/schema";
+import type { SiteOptions } from "./site-options";
 
 const KV_KEY = "options:v1";
 /**

@@ -3,16 +3,18 @@
  * their summaries. Rows are selected with the spec's column names, so a record is its row with `delete_time`
  * kept for administrators only, and `relationships` only when the caller asked for includes.
  */
+import type { Caller } from "../../core/caller";
 import type { answers, articles, comments, questions, topics } from "../../db/schema";
-import { imageUrls } from "../../lib/image-urls";
+import type { View } from "../../http/view";
+import { type ImageUrls, imageUrls } from "../../lib/image-urls";
 import { contentSummary } from "../../lib/sanitize";
-import type { View } from "../../lib/view";
 
 export type QuestionRow = typeof questions.$inferSelect;
 export type AnswerRow = typeof answers.$inferSelect;
 export type ArticleRow = typeof articles.$inferSelect;
 export type CommentRow = typeof comments.$inferSelect;
 export type TopicRow = typeof topics.$inferSelect;
+export type UserRow = Caller;
 
 export type Relationships = Record<string, unknown>;
 
@@ -70,3 +72,11 @@ export const topicSummary = (row: Pick<TopicRow, "topic_id" | "name" | "cover">,
   name: row.name,
   cover: topicCover(row.cover, view),
 });
+
+/** The user's avatar: the uploaded or generated file, or the site's default image. */
+export const avatarUrls = (row: Pick<UserRow, "avatar">, view: View): ImageUrls =>
+  imageUrls(row.avatar, "avatar.png", view);
+
+export function presentUserSummary(row: Pick<UserRow, "user_id" | "username" | "headline" | "avatar">, view: View) {
+  return { user_id: row.user_id, username: row.username, headline: row.headline, avatar: avatarUrls(row, view) };
+}

@@ -5,8 +5,7 @@
  */
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Entity, entities, type SummarisedKind } from "../../domain/entities";
-import type { View } from "../../lib/view";
-import { presentUserSummary, type UserRow } from "../users/present";
+import type { View } from "../../http/view";
 import {
   type AnswerRow,
   type ArticleRow,
@@ -14,8 +13,10 @@ import {
   articleSummary,
   type CommentRow,
   commentSummary,
+  presentUserSummary,
   type QuestionRow,
   questionSummary,
+  type UserRow,
 } from "./present";
 
 /** A row of a summary select: the columns named in `summaryColumns`. */

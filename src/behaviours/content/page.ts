@@ -4,35 +4,18 @@
  * cost one round trip after authentication, whatever per_page and include are.
  */
 import { and, count, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteSelect, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type IdSource, inIds } from "../../behaviours/id-source";
-import { type BatchQuery, type BatchRead, batch, type Db, readAs } from "../../db/client";
+import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
+import { ApiError } from "../../core/errors";
+import { type BatchRead, batch, type Db, readAs } from "../../db/client";
 import type { EntityWith } from "../../domain/entities";
-import { ApiError, type ErrorName } from "../../lib/errors";
-import type { z } from "../../lib/openapi";
+import type { z } from "../../http/openapi";
+import type { View } from "../../http/view";
 import { type OrderRule, parseOrder } from "../../lib/order";
 import { type PageRequest, type Pagination, paginate, parsePage } from "../../lib/pagination";
-import type { View } from "../../lib/view";
+import { type IdSource, inIds } from "../id-source";
 import type { Relationships } from "./present";
 import type { Relation } from "./relations";
-import { byId, filteredList, type ListFilter } from "./repo";
-
-export interface ListSource {
-  table: SQLiteTable;
-  /** The listed table's id column: pages are over its values. */
-  id: SQLiteColumn;
-  columns: Record<string, SQLiteColumn | SQL.Aliased>;
-  /** An inner join, e.g. `follows` for "what a user follows" or `topicables` for a topic's questions. */
-  join?: { table: SQLiteTable; on: SQL };
-  where?: SQL;
-  orderBy: SQL[];
-}
-
-/** A statement whose empty result means the list's owner is missing (e.g. the question of its answers). */
-export interface ExistenceCheck {
-  statement: BatchQuery<unknown[]>;
-  notFound: ErrorName;
-}
+import { type ByIdSource, byId, type ExistenceCheck, filteredList, type ListFilter, type ListSource } from "./repo";
 
 function from<Q extends SQLiteSelect>(query: Q, source: ListSource): Q {
   const joined = (source.join ? query.innerJoin(source.join.table, source.join.on) : query) as Q;
@@ -86,9 +69,6 @@ function idKey(source: ByIdSource): string {
   if (!entry) throw new Error("a list source must select its id column");
   return entry[0];
 }
-
-/** Where rows are looked up by id: a table's id column, the columns selected, and a filter. */
-export type ByIdSource = Pick<ListSource, "table" | "id" | "columns" | "where">;
 
 /**
  * Items with their relations, as a read for any batch: a list of ids, answered in the order asked and skipping

@@ -5,7 +5,7 @@
  * tokens are never attached by a browser on its own, so they need no such proof.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
 import { isRead } from "./route-key";
 
 /** The origins in TRUSTED_ORIGINS, in the form browsers send them; entries that are no URL are skipped. */

@@ -6,18 +6,18 @@
  * `text/plain` or a urlencoded form is what lets a plain HTML form on another site post to the API. A missing
  * or blank body counts as `{}` (official clients send `Content-Type: application/json` with no body on some
  * POSTs). Bad JSON is left for the route to refuse (100006: its validator, app.ts, or its handler,
- * lib/late-body.ts), so a caller without access still gets 201001/201002 first; a path no route serves is
+ * http/late-body.ts), so a caller without access still gets 201001/201002 first; a path no route serves is
  * not read at all and answers 100004.
  */
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../lib/errors";
-import { readLimited } from "../lib/read-limited";
+import { ApiError } from "../../core/errors";
+import { readLimited } from "../../lib/read-limited";
 import { writeRoute } from "./route-key";
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 20 * 1024 * 1024;
 
-/** The routes that take a file (middleware/route-key.ts names them). */
+/** The routes that take a file (http/middleware/route-key.ts names them). */
 export const UPLOAD_ROUTES: ReadonlySet<string> = new Set([
   "POST /api/images",
   "POST /api/user/avatar",

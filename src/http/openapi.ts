@@ -3,7 +3,7 @@
  * zod schemas (`@hono/zod-openapi`).
  */
 import { z } from "@hono/zod-openapi";
-import type { OrderRule } from "./order";
+import type { OrderRule } from "../lib/order";
 
 export { z };
 

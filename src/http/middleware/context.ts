@@ -5,22 +5,22 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { backgroundDb, batch, type Db } from "../db/client";
-import { tokens, users } from "../db/schema";
-import type { AppEnv, Caller } from "../env";
-import { sha256Hex } from "../lib/crypto";
-import { ApiError } from "../lib/errors";
-import { now } from "../lib/time";
-import { optionsFromRows } from "../modules/options/fields";
-import { cacheOptions, readCachedOptions, selectOptionRows } from "../modules/options/store";
-import { userColumns } from "../modules/users/repo";
+import { type Caller, isAdmin, userColumns } from "../../core/caller";
+import { ApiError } from "../../core/errors";
+import { backgroundDb, batch, type Db } from "../../db/client";
+import { tokens, users } from "../../db/schema";
+import { optionsFromRows } from "../../domain/site-options";
+import { cacheOptions, readCachedOptions, selectOptionRows } from "../../domain/site-options-store";
+import { sha256Hex } from "../../lib/crypto";
+import { now } from "../../lib/time";
+import type { AppEnv } from "../app-env";
 import { cookieMayAuthenticate } from "./csrf";
 
 /** Tokens last 15 days and are renewed on use at most once a day (DECISIONS.md). */
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
 
-/** The presented token; the cookie only where it may authenticate (middleware/csrf.ts). */
+/** The presented token; the cookie only where it may authenticate (http/middleware/csrf.ts). */
 export function readToken(c: Context<AppEnv>): string | null {
   const header = c.req.header("token");
   if (header) return header.trim();
@@ -80,8 +80,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   // cache may keep it, and the browser keeps no copy on disk.
   if (caller) c.res.headers.set("Cache-Control", "private, no-store");
 };
-
-export const isAdmin = (caller: Caller | null): boolean => caller?.role === "admin";
 
 /** The caller, or 201001. */
 export function requireUser(c: Context<AppEnv>): Caller {

@@ -1,7 +1,7 @@
 /** Gives each request its own metered Drizzle client and reports its D1 round trips in `Server-Timing`. */
 import type { MiddlewareHandler } from "hono";
-import { createDb, D1Meter } from "../db/client";
-import type { AppEnv } from "../env";
+import { createDb, D1Meter } from "../../db/client";
+import type { AppEnv } from "../app-env";
 
 export const meteredDb: MiddlewareHandler<AppEnv> = async (c, next) => {
   const meter = new D1Meter();

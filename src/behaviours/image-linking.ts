@@ -5,8 +5,8 @@
  * them with it.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import type { BatchStatement, Db } from "../../db/client";
-import { images } from "../../db/schema";
+import type { BatchStatement, Db } from "../db/client";
+import { images } from "../db/schema";
 
 /** A stored image's file name, or one of its size variants: `<32 hex>[_thumb|_release].<ext>`. */
 const IMAGE_NAME = /([0-9a-f]{32})(?:_(?:thumb|release))?\.(png|jpe?g|gif|webp)\b/gi;

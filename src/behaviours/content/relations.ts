@@ -5,14 +5,13 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type FollowTarget, followedAmong } from "../../behaviours/followable";
-import { type IdSource, inIds } from "../../behaviours/id-source";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { answers, questions, topicables, topics, users, votes } from "../../db/schema";
 import type { TopicableKind } from "../../domain/entities";
-import type { View } from "../../lib/view";
-import { presentUserSummary } from "../users/present";
-import { questionSummary, type Relationships, topicSummary } from "./present";
+import type { View } from "../../http/view";
+import { type FollowTarget, followedAmong } from "../followable";
+import { type IdSource, inIds } from "../id-source";
+import { presentUserSummary, questionSummary, type Relationships, topicSummary } from "./present";
 
 /** Statements that ride in the batch of the rows, read as the relationships of one row by its id. */
 export type Relation = BatchRead<(id: number) => Relationships>;

@@ -3,7 +3,7 @@
  * (lib/markdown.ts) and topics that must be live, reported together in one 200001; and the topic ids an edit
  * looks up before its body is validated.
  */
-import { validationError } from "../../lib/errors";
+import { validationError } from "../../core/errors";
 import { type Content, type ContentResult, processContent } from "../../lib/markdown";
 import { isTopicId, MAX_TOPICS } from "./schema";
 

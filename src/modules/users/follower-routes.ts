@@ -1,19 +1,19 @@
 /**
  * The FOLLOW family's routes (behaviour.md 3) for one followable kind: GET, POST and DELETE
  * `/{resource}/{id}/followers`, with the resource, parameter and tag of its entity (domain/entities.ts). Mounted
- * by each resource's module, e.g. `mountFollowerRoutes(router, followTargets.user)`.
+ * by each resource's module, e.g. `mountFollowerRoutes(router, followTargets.user)`; here because a follower
+ * list is a list of User records, and the statements are behaviours/followable.ts's.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../env";
-import { ok } from "../lib/envelope";
-import { parseInclude } from "../lib/include";
-import { mountList } from "../lib/list-routes";
-import { authSecurity, okResponse, pathId } from "../lib/openapi";
-import { loginRequired, requireUser } from "../middleware/context";
-import { USER_INCLUDES } from "../modules/users/present";
-import { FollowerCountSchema, UserPageQuery, UserSchema } from "../modules/users/schema";
-import { listFollowers } from "../modules/users/service";
-import { type FollowTarget, follow, unfollow } from "./followable";
+import { type FollowTarget, follow, unfollow } from "../../behaviours/followable";
+import type { AppEnv } from "../../http/app-env";
+import { ok } from "../../http/envelope";
+import { mountList } from "../../http/list-routes";
+import { loginRequired, requireUser } from "../../http/middleware/context";
+import { authSecurity, okResponse, pathId } from "../../http/openapi";
+import { parseInclude } from "../../lib/include";
+import { FollowerCountSchema, USER_INCLUDES, UserPageQuery, UserSchema } from "./schema";
+import { listFollowers } from "./service";
 
 export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
   const { resource, param } = target;

@@ -5,11 +5,11 @@
 import { createRoute, type OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Db } from "../db/client";
-import type { AppEnv } from "../env";
-import { adminRequired, loginRequired } from "../middleware/context";
+import type { Pagination } from "../lib/pagination";
+import type { AppEnv } from "./app-env";
 import { page } from "./envelope";
+import { adminRequired, loginRequired } from "./middleware/context";
 import { adminAccess, authSecurity, pageResponse, pathId } from "./openapi";
-import type { Pagination } from "./pagination";
 import { requireViewer, type View, viewOf } from "./view";
 
 type Loaded = Promise<{ data: unknown[]; pagination: Pagination }>;

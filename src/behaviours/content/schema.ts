@@ -3,7 +3,7 @@
  * caller's vote, the administrators-only trash time and filter, and the body fields of questions and articles
  * (behaviour.md 4.6: title, content, topics).
  */
-import { ImageUrlsSchema, z } from "../../lib/openapi";
+import { ImageUrlsSchema, z } from "../../http/openapi";
 
 export const TopicSummarySchema = z
   .object({ topic_id: z.number().int(), name: z.string(), cover: ImageUrlsSchema })
@@ -51,7 +51,7 @@ export const isTopicId = (value: unknown): value is number =>
 
 /**
  * 1-10 topic ids after removing repeats (first occurrence kept); every problem is reported on `topic_ids`
- * itself. That each is a live topic is checked against D1 (content/body.ts).
+ * itself. That each is a live topic is checked against D1 (behaviours/content/body.ts).
  */
 export const topicIdsField = z
   .unknown()

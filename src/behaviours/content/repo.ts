@@ -1,12 +1,12 @@
 /**
  * Queries over any kind of the entity model with a trash column (domain/entities.ts): the list sources the page
- * builder pages through (content/page.ts), the existence check of a live row, and the id of a row just inserted.
+ * builder pages through (behaviours/content/page.ts), the existence checks of a live row and of a user, and the
+ * id of a row just inserted.
  */
 import { and, asc, desc, eq, gt, max, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { followingJoin, followTargets } from "../../behaviours/followable";
-import { isLive } from "../../behaviours/live";
-import type { Db } from "../../db/client";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { ErrorName } from "../../core/errors";
+import type { BatchQuery, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { follows, topicables } from "../../db/schema";
 import {
@@ -16,8 +16,31 @@ import {
   type TopicableKind,
   type TrashableKind,
 } from "../../domain/entities";
+import type { View } from "../../http/view";
 import type { Order } from "../../lib/order";
-import type { ByIdSource, ExistenceCheck, ListSource } from "./page";
+import { followingJoin, followTargets, selectTarget } from "../followable";
+import { isLive } from "../live";
+
+/** What a page is read from: a table, its id column, the columns selected, a join, a filter and an order. */
+export interface ListSource {
+  table: SQLiteTable;
+  /** The listed table's id column: pages are over its values. */
+  id: SQLiteColumn;
+  columns: Record<string, SQLiteColumn | SQL.Aliased>;
+  /** An inner join, e.g. `follows` for "what a user follows" or `topicables` for a topic's questions. */
+  join?: { table: SQLiteTable; on: SQL };
+  where?: SQL;
+  orderBy: SQL[];
+}
+
+/** A statement whose empty result means the list's owner is missing (e.g. the question of its answers). */
+export interface ExistenceCheck {
+  statement: BatchQuery<unknown[]>;
+  notFound: ErrorName;
+}
+
+/** Where rows are looked up by id: a table's id column, the columns selected, and a filter. */
+export type ByIdSource = Pick<ListSource, "table" | "id" | "columns" | "where">;
 
 /** A kind whose rows can be in the trash: what lists, pages and existence checks run over. */
 type Listed = EntityWith<"trash">;
@@ -102,6 +125,15 @@ export function selectLive(db: Db, kind: Listed, id: number) {
 /** A list's check that the live row it hangs under exists (the kind's NOT_FOUND otherwise), run in its batch. */
 export function liveCheck(db: Db, kind: Listed, id: number): ExistenceCheck {
   return { statement: selectLive(db, kind, id), notFound: kind.notFound };
+}
+
+/**
+ * The check a `/users/{id}/...` list runs in its batch (201003). The caller's own id needs no lookup
+ * (behaviour.md 4.4): a logged-in caller exists.
+ */
+export function userExists(db: Db, view: View, userId: number): ExistenceCheck | undefined {
+  if (view.viewer?.user_id === userId) return undefined;
+  return { statement: selectTarget(db, followTargets.user, userId), notFound: followTargets.user.notFound };
 }
 
 /** A live row of a kind with every column: what an edit checks (missing and trashed are both NOT_FOUND). */
