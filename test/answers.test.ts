@@ -1,7 +1,8 @@
 /**
- * Answers (spec operation 2, behaviour.md 3.2, 3.6, 3.11, 4.1): answering field for field with every counter a
- * new answer moves, editing under the site's permission rules, records and lists with trashed answers hidden
- * from all but administrators, and the D1 round-trip budget.
+ * Answers (spec operation 2, docs/operations.md#answers, docs/operations.md#users, docs/counters.md,
+ * docs/permissions.md#author-edit-and-delete-rules): answering field for field with every counter a new answer moves,
+ * editing under the site's permission rules, records and lists with trashed answers hidden from all but administrators,
+ * and the D1 round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
 /**
- * Articles (behaviour.md 3.3, 3.6 user sub-lists, 3.11 counters, 4.1, 4.2, 4.6; spec operation 8): create,
- * edit, read and list over HTTP for every kind of caller, exact counters, the author rule's codes, trashed
- * articles, the followers family on articles, and the D1 round-trip budget.
+ * Articles (docs/operations.md#articles, docs/operations.md#user-content-lists, docs/counters.md,
+ * docs/permissions.md#author-edit-and-delete-rules, docs/permissions.md#restricted-fields, docs/content.md#validation;
+ * spec operation 8): create, edit, read and list over HTTP for every kind of caller, exact counters, the author rule's
+ * codes, trashed articles, the followers family on articles, and the D1 round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -116,7 +117,7 @@ describe("POST /api/articles", () => {
       vote_down_count: 0,
       create_time: expect.any(Number),
       update_time: data.create_time,
-      // Topics in the order sent, repeats ignored; no auto-follow (behaviour.md 3.3).
+      // Topics in the order sent, repeats ignored; no auto-follow (docs/operations.md#articles).
       relationships: {
         user: userSummary(user),
         topics: [await topicSummary(second), await topicSummary(first)],
@@ -895,7 +896,7 @@ describe("/api/articles/{article_id}/followers", () => {
     expect(list.body.data.map((u: { user_id: number }) => u.user_id)).toEqual([reader.user_id]);
     const article = await get(`/api/articles/${id}`, { token: reader.token, query: { include: "is_following" } });
     expect(article.body.data.follower_count).toBe(1);
-    // A follow does not move update_time (DECISIONS.md, content).
+    // A follow does not move update_time (docs/decisions.md#content).
     expect(article.body.data.update_time).toBe(article.body.data.create_time);
     expect(article.body.data.relationships).toEqual({ is_following: true });
   });

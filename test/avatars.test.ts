@@ -1,6 +1,6 @@
 /**
- * Avatars and user covers (behaviour.md 3.6, 7): real PNG and JPEG uploads stored in R2 in every size, resets,
- * the avatar generated at registration, refusals, and new URLs (serving the files) on every change.
+ * Avatars and user covers (docs/images.md#avatars-and-user-covers): real PNG and JPEG uploads stored in R2 in every
+ * size, resets, the avatar generated at registration, refusals, and new URLs (serving the files) on every change.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
 /**
- * What a hard delete takes with it (behaviour.md 3.13 with DECISIONS.md's fixes): for each kind, every row that
- * must disappear (answers, comments and whole reply trees, votes, reports, follows, topic links) and every
- * counter left behind, checked with COUNT(*) against the rows that remain; nothing else is touched.
+ * What a hard delete takes with it (docs/deletion.md#cascade with docs/decisions.md#replies-go-with-their-comment's
+ * fixes): for each kind, every row that must disappear (answers, comments and whole reply trees, votes, reports,
+ * follows, topic links) and every counter left behind, checked with COUNT(*) against the rows that remain; nothing else
+ * is touched.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

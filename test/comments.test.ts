@@ -1,7 +1,9 @@
 /**
- * Comments (behaviour.md 3 COMMENTS family, 3.4, 3.6 user sub-lists, 3.11, 4.1, 4.2, 4.4, 4.6; spec
- * operations 4 and 5): the family once for every target (question, answer, article, and comment for
- * replies), one comment and its edit, the administrators' list, users' comments, and the D1 budget.
+ * Comments (docs/operations.md#comments-and-replies, docs/operations.md#comments,
+ * docs/operations.md#user-content-lists, docs/counters.md, docs/permissions.md#author-edit-and-delete-rules,
+ * docs/permissions.md#restricted-fields, docs/permissions.md#existence-checks, docs/content.md#validation; spec
+ * operations 4 and 5): the family once for every target (question, answer, article, and comment for replies), one
+ * comment and its edit, the administrators' list, users' comments, and the D1 budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -253,7 +255,7 @@ describe.each(targets)("the COMMENTS family on a $type", (target) => {
         commentable_id: id,
         commentable_type: target.type,
         user_id: commenter.user_id,
-        // Trimmed, and stored and returned as written: no HTML escaping (DECISIONS.md, wire format).
+        // Trimmed, and stored and returned as written: no HTML escaping (docs/decisions.md#wire-format).
         content: '<b>"Tom & Jerry"</b>',
         reply_count: 0,
         vote_count: 0,

@@ -1,5 +1,5 @@
 /**
- * The wire format every route shares (DECISIONS.md "Wire format", behaviour.md section 2): JSON for every
+ * The wire format every route shares (docs/decisions.md#wire-format, docs/conventions.md): JSON for every
  * answer, 404/405/400/413/500 with the reference's codes, bodies, trailing slashes, CORS and Server-Timing.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

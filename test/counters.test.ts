@@ -1,7 +1,8 @@
 /**
  * Counters never drift: a long, seeded random sequence of creates, votes, follows, topic edits, trashes,
  * untrashes and deletes goes through the HTTP API, then every stored counter is compared with a COUNT(*) of
- * the rows a reader can see (DECISIONS.md: trash decrements, untrash increments, delete decrements once).
+ * the rows a reader can see (docs/decisions.md#counters-count-what-a-reader-sees: trash decrements, untrash increments,
+ * delete decrements once).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

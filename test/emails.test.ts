@@ -1,6 +1,7 @@
 /**
- * POST /api/emails (behaviour.md section 3.10, 8 "Mail", 11 item 24): one message per recipient, read back from
- * the local SMTP server; validation of the list, subject and content; SMTP failures; access.
+ * POST /api/emails (docs/stats-captcha-mail.md#mass-mail, docs/decisions.md#mass-mail-goes-to-each-recipient-alone):
+ * one message per recipient, read back from the local SMTP server; validation of the list, subject and content; SMTP
+ * failures; access.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";

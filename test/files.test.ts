@@ -1,6 +1,7 @@
 /**
- * Stored files served from R2 at /upload/ and the generated default images at /static/default/ (DECISIONS.md,
- * Platform): the right Content-Type, an ETag, a year's cache for stored files, 304 on a matching If-None-Match.
+ * Stored files served from R2 at /upload/ and the generated default images at /static/default/
+ * (docs/decisions.md#file-urls-change-with-the-file, Platform): the right Content-Type, an ETag, a year's cache for
+ * stored files, 304 on a matching If-None-Match.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 /**
- * Follows (behaviour.md 3 FOLLOW family, 3.6, 3.11, 4.3): following users over HTTP, the follower and
- * followee lists, exact counters, and the generic behaviour for the other followable types.
+ * Follows (docs/operations.md#follows, docs/operations.md#users, docs/counters.md,
+ * docs/permissions.md#disabled-users-in-lists): following users over HTTP, the follower and followee lists, exact
+ * counters, and the generic behaviour for the other followable types.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -76,7 +77,7 @@ describe("POST /api/users/{user_id}/followers", () => {
       query: { include: "is_following,is_followed" },
     });
     expect(seen.body.data.relationships).toEqual({ is_following: true, is_followed: false });
-    // Follows do not change update_time (DECISIONS.md, content).
+    // Follows do not change update_time (docs/decisions.md#content).
     const admin = await createAdmin();
     const record = await get(`/api/users/${target.user_id}`, { token: admin.token });
     expect(record.body.data.update_time).toBe(record.body.data.create_time);

@@ -1,7 +1,7 @@
 /**
- * Content images (behaviour.md 3.9, 7): real PNG, JPEG, GIF and WebP uploads stored in R2 with their derived
- * sizes, the Image record, both key forms, administrators' list, rename and delete; and the image library under
- * them (type sniffing, geometry, GIF encoding, storage layout).
+ * Content images (docs/operations.md#images, docs/images.md): real PNG, JPEG, GIF and WebP uploads stored in R2 with
+ * their derived sizes, the Image record, both key forms, administrators' list, rename and delete; and the image library
+ * under them (type sniffing, geometry, GIF encoding, storage layout).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

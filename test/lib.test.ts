@@ -78,7 +78,7 @@ describe("paginate", () => {
     expect(paginate(parsePage({ page: "3" }), 31)).toMatchObject({ pages: 3, previous: 2, next: null });
   });
 
-  it("points back from beyond the last page (behaviour.md section 2)", () => {
+  it("points back from beyond the last page (docs/conventions.md)", () => {
     expect(paginate(parsePage({ page: "9" }), 31)).toMatchObject({ page: 9, previous: 8, next: null });
   });
 });
@@ -215,7 +215,7 @@ describe("zodToApiError", () => {
 });
 
 describe("error table", () => {
-  it("gives each error the HTTP status of DECISIONS.md", () => {
+  it("gives each error the HTTP status of docs/decisions.md#http-status-fits-the-error", () => {
     expect(errorCodes.SERVER_ERROR).toEqual({ code: 100000, status: 500 });
     expect(errorCodes.ROUTE_NOT_FOUND).toEqual({ code: 100004, status: 404 });
     expect(errorCodes.METHOD_NOT_ALLOWED).toEqual({ code: 100005, status: 405 });

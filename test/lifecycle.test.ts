@@ -1,8 +1,9 @@
 /**
- * Trash, untrash and delete through HTTP for every content kind (behaviour.md 3 TRASH family, 4.1, 11.2;
- * DECISIONS.md Content): access, single and batch forms, the records answered, and the counters after each
- * step — counters count what a reader sees, so trash and untrash move them and a delete of a trashed item does
- * not move them again.
+ * Trash, untrash and delete through HTTP for every content kind (docs/operations.md#trash-untrash-and-delete,
+ * docs/permissions.md#author-edit-and-delete-rules, docs/decisions.md#batch-operations-act-on-the-listed-ids;
+ * docs/decisions.md#content): access, single and batch forms, the records answered, and the counters after each step —
+ * counters count what a reader sees, so trash and untrash move them and a delete of a trashed item does not move them
+ * again.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -380,7 +381,10 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
   });
 });
 
-/** Delete rules of behaviour.md 4.1 for authors, each switch set through the site settings. */
+/**
+ * Delete rules of docs/permissions.md#author-edit-and-delete-rules for authors, each switch set through the site
+ * settings.
+ */
 const authorCases = [
   {
     type: "question",

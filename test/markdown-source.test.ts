@@ -44,7 +44,7 @@ describe("scrubMarkdownSource", () => {
   it.each([
     ["<b>x</b> and <i>y</i>", "<b>x</b> and <i>y</i>"],
     ['<a href="/local" title="t">l</a>', '<a href="/local" title="t">l</a>'],
-    // As the sanitiser writes it: external links get rel (DECISIONS.md "Content"), names lower case, values quoted.
+    // As the sanitiser writes it: external links get rel (docs/decisions.md#content), names lower case, values quoted.
     ['<a href="https://e.example">y</a>', '<a href="https://e.example" rel="nofollow noopener">y</a>'],
     ['<IMG SRC="/a.png" ALT=a>', '<img src="/a.png" alt="a" />'],
     ["a<br>b", "a<br />b"],

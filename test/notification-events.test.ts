@@ -1,8 +1,9 @@
 /**
- * The nine notification events (spec "Events", behaviour.md 3.12, DECISIONS.md), each triggered through the HTTP
- * API: exactly one notification with its type, receiver, sender, ids (others 0), content_deleted and
- * relationships; none for one's own action, for cascaded children, on untrash, or twice for trash then delete;
- * and the receiver's `notification_unread` kept exact.
+ * The nine notification events (spec "Events", docs/notifications.md,
+ * docs/decisions.md#nobody-is-notified-of-their-own-action), each triggered through the HTTP API: exactly one
+ * notification with its type, receiver, sender, ids (others 0), content_deleted and relationships; none for one's own
+ * action, for cascaded children, on untrash, or twice for trash then delete; and the receiver's `notification_unread`
+ * kept exact.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -215,7 +216,7 @@ describe("comment_replied", () => {
     },
   );
 
-  it("takes the question of a trashed answer (behaviour.md 3.12), with the trashed answer's summary null", async () => {
+  it("takes the question of a trashed answer (docs/notifications.md), with the trashed answer's summary null", async () => {
     const [author, replier, other] = [await createUser(), await createUser(), await createUser()];
     const { parent, extra } = await parentOn("answer", author, other, true);
     const res = await post(`/api/comments/${parent}/replies`, { token: replier.token, body: { content: "a reply" } });

@@ -1,8 +1,9 @@
 /**
- * The notifications routes (spec operation 6, behaviour.md 3.7, DECISIONS.md), through HTTP: login for every
- * route, the caller's notifications only, filters, includes with their exact shapes, operation 6 field for field
- * with pagination, the single-id form's 208001, `notification_unread` exact after every write and under
- * concurrent reads, and the round-trip budgets.
+ * The notifications routes (spec operation 6, docs/operations.md#notifications,
+ * docs/decisions.md#notifications-are-scoped-to-the-caller), through HTTP: login for every route, the caller's
+ * notifications only, filters, includes with their exact shapes, operation 6 field for field with pagination, the
+ * single-id form's 208001, `notification_unread` exact after every write and under concurrent reads, and the round-trip
+ * budgets.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

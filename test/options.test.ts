@@ -1,5 +1,5 @@
 /**
- * Site settings (spec operation 1, behaviour.md 4.5): who sees and changes what, every validation rule of the
+ * Site settings (spec operation 1, docs/options.md): who sees and changes what, every validation rule of the
  * record, the KV read path, and the original MDClub names accepted as aliases.
  */
 import { env } from "cloudflare:workers";
@@ -65,7 +65,7 @@ const ENUMS: Record<string, string[]> = {
   cache_type: ["pdo", "cacheA", "cacheB"],
   smtp_secure: ["ssl", "tls", ""],
   storage_type: ["local", "ftp", "sftp", "vendorA", "vendorC", "vendorB"],
-  // '' is the install default (behaviour.md 4.5), so it must survive a round trip.
+  // '' is the install default (docs/options.md), so it must survive a round trip.
   storage_vendorB_zone: ["z0", "z1", "z2", "na0", "as0", ""],
 };
 const URL_FIELDS = ["site_static_url", "storage_url"];
@@ -74,7 +74,7 @@ const FREE_TEXT_FIELDS = STRING_FIELDS.filter(
   (name) => !(name in ENUMS) && !URL_FIELDS.includes(name) && !["cache_prefix", "smtp_reply_to"].includes(name),
 );
 
-/** behaviour.md 4.5 install values, with the module's two documented changes (standard ports, passive FTP). */
+/** docs/options.md install values, with the module's two documented changes (standard ports, passive FTP). */
 const DEFAULTS: Record<string, unknown> = {
   ...Object.fromEntries(PERMISSION_FIELDS.map((name) => [name, name.endsWith("_before") ? 0 : false])),
   answer_can_delete_only_no_comment: true,

@@ -1,7 +1,8 @@
 /**
- * Questions (behaviour.md 3.1, 3.6, 3.11, 4.1, 4.6): asking, editing under the site's permission rules, the
- * topic set and its counters, records and lists with trashed questions hidden from all but administrators,
- * followers and followed questions, and the D1 round-trip budget.
+ * Questions (docs/operations.md#questions, docs/operations.md#users, docs/counters.md,
+ * docs/permissions.md#author-edit-and-delete-rules, docs/content.md#validation): asking, editing under the site's
+ * permission rules, the topic set and its counters, records and lists with trashed questions hidden from all but
+ * administrators, followers and followed questions, and the D1 round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -152,7 +153,7 @@ describe("POST /api/questions", () => {
     expect(await linkedTopics(question.question_id)).toEqual([b, a]);
     expect(await topicCounts(a, b)).toEqual([1, 1]);
     expect((await row("users", "user_id", author.user_id)).question_count).toBe(1);
-    // No auto-follow (behaviour.md 3.1).
+    // No auto-follow (docs/operations.md#questions).
     expect((await row("questions", "question_id", question.question_id)).follower_count).toBe(0);
   });
 

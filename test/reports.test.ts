@@ -1,8 +1,9 @@
 /**
- * Reports (spec "Report" and operation 7; behaviour.md 2.1, 3.8, 3.13; DECISIONS.md "one report per user and
- * target", "report list total", path lists), through HTTP: access for every route, each error code and the
- * order of checks, one report per user and target under concurrency, the grouped list, the reports of a target,
- * includes with their exact shapes, deletes, the cascade of a hard delete, and the round-trip budgets.
+ * Reports (spec "Report" and operation 7; docs/conventions.md#object-shapes, docs/operations.md#reports,
+ * docs/deletion.md#cascade; docs/decisions.md#one-vote-follow-and-report-per-user-and-target "one report per user and
+ * target", "report list total", path lists), through HTTP: access for every route, each error code and the order of
+ * checks, one report per user and target under concurrency, the grouped list, the reports of a target, includes with
+ * their exact shapes, deletes, the cascade of a hard delete, and the round-trip budgets.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -77,7 +78,7 @@ interface Kind {
   notFound: number;
   /** A live target by `author`, dated T. */
   create(author: TestUser): Promise<number>;
-  /** Its exact summary (behaviour.md 2.1). */
+  /** Its exact summary (docs/conventions.md#object-shapes). */
   summary(id: number): unknown;
 }
 
@@ -793,7 +794,7 @@ describe("DELETE /api/reports/{targets}", () => {
   });
 });
 
-describe("hard deletes take the reports with them (behaviour.md 3.13)", () => {
+describe("hard deletes take the reports with them (docs/deletion.md#cascade)", () => {
   it("deleting a question removes its reports and those of its answers, comments and replies", async () => {
     const admin = await createAdmin();
     const [author, reporter] = [await createUser(), await createUser()];

@@ -1,6 +1,7 @@
 /**
- * GET /api/stats (behaviour.md sections 3.10 and 8, 11 item 28; DECISIONS.md "Platform": UTC days): totals and
- * per-day series against rows created on chosen UTC days, the date parameters, access and the round-trip budget.
+ * GET /api/stats (docs/stats-captcha-mail.md#statistics, docs/decisions.md#statistics-use-utc-days;
+ * docs/decisions.md#platform: UTC days): totals and per-day series against rows created on chosen UTC days, the date
+ * parameters, access and the round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Topic covers (behaviour.md 3.5, 7): topics created and edited through multipart forms with a `cover` file,
+ * Topic covers (docs/images.md#topic-covers): topics created and edited through multipart forms with a `cover` file,
  * stored in R2 in the topic-cover sizes, old files deleted on a new cover, bad covers refused on `cover`.
  */
 import { env } from "cloudflare:workers";

@@ -1,7 +1,7 @@
 /**
- * Topics (behaviour.md 3.5, 3.6, 3.11): creation and edits by administrators, records and lists with trashed
- * topics hidden from everyone but administrators, a topic's articles, followers and the topics a user follows,
- * and the D1 round-trip budget.
+ * Topics (docs/operations.md#topics, docs/operations.md#users, docs/counters.md): creation and edits by administrators,
+ * records and lists with trashed topics hidden from everyone but administrators, a topic's articles, followers and the
+ * topics a user follows, and the D1 round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 /**
- * Users (behaviour.md 3.6): the caller's record, the user list and records, administrators' edits, disabling
- * and enabling; visibility of restricted fields (DECISIONS.md) and the D1 round-trip budget.
+ * Users (docs/operations.md#users): the caller's record, the user list and records, administrators' edits, disabling
+ * and enabling; visibility of restricted fields (docs/decisions.md#users-see-their-own-restricted-fields) and the D1
+ * round-trip budget.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

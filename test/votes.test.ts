@@ -1,7 +1,8 @@
 /**
- * Votes (behaviour.md 3 VOTE family, 3.2 "Votes", 3.11, 4.3, 4.4; DECISIONS.md "Content"), tested once for
- * every votable target through HTTP: access, each vote transition with exact counters, error codes and their
- * order, the voters list, round-trip budgets and concurrent votes.
+ * Votes (docs/operations.md#votes, docs/counters.md, docs/permissions.md#disabled-users-in-lists,
+ * docs/permissions.md#existence-checks; docs/decisions.md#content), tested once for every votable target through HTTP:
+ * access, each vote transition with exact counters, error codes and their order, the voters list, round-trip budgets
+ * and concurrent votes.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,8 @@
  * Every XSS payload of the corpus, sent through every content field of the API (questions, answers and
  * articles; markdown only, HTML only, both; on create and on edit), must come back neutralised: the HTML
  * field safe by an independent parser, the markdown source safe for clients that render it with raw HTML on.
- * Plain-text fields (titles, comments) are returned exactly as written, as JSON strings (DECISIONS.md).
+ * Plain-text fields (titles, comments) are returned exactly as written, as JSON strings
+ * (docs/decisions.md#text-is-returned-as-written).
  */
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, get, patch, post } from "./helpers/api";

@@ -1,5 +1,5 @@
 /**
- * The COMMENTS family's writes (behaviour.md 3) on every commentable kind of the entity model
+ * The COMMENTS family's writes (docs/operations.md#shared-families) on every commentable kind of the entity model
  * (domain/entities.ts): a comment on a question, answer or article, or a reply (a comment whose target is a
  * comment). The comments module mounts its routes once per target.
  */
@@ -17,7 +17,7 @@ export const commentTargets = entitiesWith("commentable");
 
 /**
  * A new comment's statements for one batch: the insert, the counters it feeds (a reply, its parent comment's
- * replies) and, after the insert, the notification naming it (behaviour.md 3.12). The new comment's id is only
+ * replies) and, after the insert, the notification naming it (docs/notifications.md). The new comment's id is only
  * known inside the batch: `created` names it by subquery, for the statements after the insert and for reads.
  */
 export function postComment(

@@ -1,7 +1,8 @@
 /**
- * Hard delete with its cascade (behaviour.md 3.13, with DECISIONS.md's fixes), written once for every kind of
- * the entity model with a trash column (domain/entities.ts); what goes with a row follows from its kind's
- * capabilities. Everything is statements for ONE batch (D1 batches are atomic), in three phases:
+ * Hard delete with its cascade (docs/deletion.md#cascade, with the fixes of
+ * docs/decisions.md#replies-go-with-their-comment), written once for every kind of the entity model with a trash column
+ * (domain/entities.ts); what goes with a row follows from its kind's capabilities. Everything is statements for ONE
+ * batch (D1 batches are atomic), in three phases:
  *
  * 1. hide: the rows that disappear and still feed a counter elsewhere (the listed rows; a question's answers)
  *    are put in the trash first, then every counter they fed is recounted from live rows (counters.ts). One
@@ -9,8 +10,8 @@
  *    is not subtracted again.
  * 2. `extra` statements (images, notifications) while every row still exists.
  * 3. remove: dependants first, then the rows. Reply trees are found with a recursive CTE inside each DELETE, so
- *    the whole tree goes in the same batch without being read first (DECISIONS.md: replies are deleted with
- *    their comment).
+ *    the whole tree goes in the same batch without being read first (docs/decisions.md#replies-go-with-their-comment:
+ *    replies are deleted with their comment).
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";

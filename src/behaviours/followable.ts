@@ -1,5 +1,5 @@
 /**
- * Follows (behaviour.md 3, FOLLOW family, and 3.11), written once for every followable kind of the entity model
+ * Follows (docs/operations.md#follows, docs/counters.md), written once for every followable kind of the entity model
  * (domain/entities.ts): the target's table, id and trash column, the follower's own counter of that kind, and
  * the kind's not-found error (every followable table names its counter `follower_count`).
  *

@@ -1,8 +1,8 @@
 /**
- * Links uploaded images to the question, answer or article whose markdown uses them (behaviour.md 7,
- * "Linking"), as one statement in the write's batch. Only the author's own, still unlinked images are linked
- * (DECISIONS.md: images a user links into content must be their own); a hard delete of the item then removes
- * them with it.
+ * Links uploaded images to the question, answer or article whose markdown uses them
+ * (docs/images.md#linking-images-to-content), as one statement in the write's batch. Only the author's own, still
+ * unlinked images are linked (docs/decisions.md#only-the-authors-own-images-are-linked); a hard delete of the item then
+ * removes them with it.
  */
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";

@@ -1,4 +1,7 @@
-/** Which rows of a kind a reader can see: trashed ones count as missing (behaviour.md 4.4); users have no trash. */
+/**
+ * Which rows of a kind a reader can see: trashed ones count as missing (docs/permissions.md#existence-checks); users
+ * have no trash.
+ */
 import { Column, eq, is, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { allOf } from "../db/conditions";

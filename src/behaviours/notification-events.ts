@@ -1,11 +1,12 @@
 /**
- * Statement builders for the nine events (spec "Events", behaviour.md 3.12), for the batch of the write that
+ * Statement builders for the nine events (spec "Events", docs/notifications.md), for the batch of the write that
  * causes them: the notification is written by the same atomic batch as the answer, comment, trash or delete.
  *
  * - A new row's id is not known before its batch runs, so create events are INSERT ... SELECT from the target
  *   row, with the new id as a subquery (behaviours/content/repo.ts `newestOf`): no extra round trip, and the receiver
  *   (the target's author) is read by the insert itself.
- * - Nobody is notified of their own action (DECISIONS.md): the SELECT skips a target whose author is the sender.
+ * - Nobody is notified of their own action (docs/decisions.md#nobody-is-notified-of-their-own-action): the SELECT skips
+ *   a target whose author is the sender.
  * - Each insert is followed by a recount of the receiver's `notification_unread` (behaviours/counters.ts), so the
  *   counter stays exact whatever else runs concurrently (each D1 batch is a transaction).
  */
@@ -24,7 +25,7 @@ import {
 import { recount, unreadCounter } from "./counters";
 import type { IdSource } from "./id-source";
 
-/** The nine kinds of the spec's Events table; nothing else ever notifies (behaviour.md 3.12). */
+/** The nine kinds of the spec's Events table; nothing else ever notifies (docs/notifications.md). */
 export const NOTIFICATION_TYPES = [
   "question_answered",
   "question_commented",
@@ -82,12 +83,13 @@ export const recountUnread = (db: Db, receivers: IdSource): BatchStatement => re
 /**
  * The ids a comment's target adds (spec: comment_replied and comment_deleted): question_id for a question,
  * article_id for an article, answer_id and its question_id for an answer (read whether or not the answer is
- * trashed, behaviour.md 3.12), nothing for a reply.
+ * trashed, docs/notifications.md), nothing for a reply.
  */
 function targetIds(type: SQL | SQLiteColumn, id: SQL | SQLiteColumn) {
   const questionOfAnswer = sql`(SELECT ${answers.question_id} FROM ${answers} WHERE ${answers.answer_id} = ${id})`;
+  const whenAnswer = sql`WHEN 'answer' THEN COALESCE(${questionOfAnswer}, 0)`;
   return {
-    question_id: sql`CASE ${type} WHEN 'question' THEN ${id} WHEN 'answer' THEN COALESCE(${questionOfAnswer}, 0) ELSE 0 END`,
+    question_id: sql`CASE ${type} WHEN 'question' THEN ${id} ${whenAnswer} ELSE 0 END`,
     article_id: sql`CASE ${type} WHEN 'article' THEN ${id} ELSE 0 END`,
     answer_id: sql`CASE ${type} WHEN 'answer' THEN ${id} ELSE 0 END`,
   };

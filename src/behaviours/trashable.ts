@@ -1,10 +1,11 @@
 /**
- * The trash (behaviour.md 1 "Soft delete", 3 TRASH family), written once for every kind of the entity model with
- * a trash column (domain/entities.ts): `delete_time` > 0 hides a row from everyone but administrators.
+ * The trash (docs/deletion.md#the-trash, docs/operations.md#trash-untrash-and-delete), written once for every kind of
+ * the entity model with a trash column (domain/entities.ts): `delete_time` > 0 hides a row from everyone but
+ * administrators.
  *
- * Counters count what a reader sees (DECISIONS.md, Content): every counter that a kind's rows feed is recounted
- * from the live rows in the same batch as the write (behaviours/counters.ts), for exactly the owners the written
- * rows feed. Trash and untrash therefore move the same counters a hard delete moves.
+ * Counters count what a reader sees (docs/decisions.md#counters-count-what-a-reader-sees): every counter that a kind's
+ * rows feed is recounted from the live rows in the same batch as the write (behaviours/counters.ts), for exactly the
+ * owners the written rows feed. Trash and untrash therefore move the same counters a hard delete moves.
  */
 import { and, eq, gt, lt, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";

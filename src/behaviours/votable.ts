@@ -1,10 +1,11 @@
 /**
- * Votes (behaviour.md 3 VOTE family, 3.2 "Votes", 3.11), written once for every votable kind of the entity model
+ * Votes (docs/operations.md#votes, docs/counters.md), written once for every votable kind of the entity model
  * (domain/entities.ts): the target's table, id, trash column and not-found error.
  *
- * One vote per user and target is the `votes` primary key, not a check (DECISIONS.md). The three counters are
- * recounted from the vote rows (behaviours/counters.ts) in the same batch as the write. Votes never move the
- * target's update_time (DECISIONS.md, Content).
+ * One vote per user and target is the `votes` primary key, not a check
+ * (docs/decisions.md#one-vote-follow-and-report-per-user-and-target). The three counters are recounted from the vote
+ * rows (behaviours/counters.ts) in the same batch as the write. Votes never move the target's update_time
+ * (docs/decisions.md#content).
  */
 import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";

@@ -1,7 +1,7 @@
 /**
- * The one table of error reasons: each name maps to the reference's numeric code (behaviour.md section 6)
- * and the HTTP status DECISIONS.md gives it. Handlers throw `new ApiError('QUESTION_NOT_FOUND')`; the app's
- * error handler is the only place that writes error bodies.
+ * The one table of error reasons: each name maps to the reference's numeric code (docs/errors.md)
+ * and the HTTP status docs/decisions.md#http-status-fits-the-error gives it. Handlers throw `new
+ * ApiError('QUESTION_NOT_FOUND')`; the app's error handler is the only place that writes error bodies.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 

@@ -23,7 +23,7 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     /** PBKDF2 of the peppered SHA-1 digest of the password, with its parameters (lib/password.ts). */
     password: text("password").notNull(),
-    /** 'admin' or 'user': administrators are a role, not "user 1" (DECISIONS.md). */
+    /** 'admin' or 'user': administrators are a role, not "user 1" (docs/decisions.md#administrators-are-a-role). */
     role: text("role", { enum: ["user", "admin"] })
       .notNull()
       .default("user"),
@@ -54,7 +54,8 @@ export const users = sqliteTable(
     disable_time: int("disable_time"),
   },
   (t) => [
-    // Case-insensitive uniqueness (DECISIONS.md): lookups use the same lower() expression to hit these.
+    // Case-insensitive uniqueness (docs/decisions.md#names-and-addresses-are-unique-case-insensitively): lookups use
+    // the same lower() expression to hit these.
     uniqueIndex("users_username_lower_unique").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`),
     index("users_disable_create_idx").on(t.disable_time, t.create_time),
@@ -223,7 +224,8 @@ export const votes = sqliteTable(
     create_time: int("create_time"),
   },
   (t) => [
-    // One vote per user and target (DECISIONS.md): a key, not just a check.
+    // One vote per user and target (docs/decisions.md#one-vote-follow-and-report-per-user-and-target): a key, not just
+    // a check.
     primaryKey({ columns: [t.votable_type, t.votable_id, t.user_id] }),
     index("votes_user_idx").on(t.user_id, t.votable_type),
     index("votes_target_time_idx").on(t.votable_type, t.votable_id, t.create_time),
@@ -306,7 +308,7 @@ export const images = sqliteTable(
 export const email_codes = sqliteTable(
   "email_codes",
   {
-    /** A code is bound to its purpose and address (DECISIONS.md). */
+    /** A code is bound to its purpose and address (docs/decisions.md#e-mail-codes-are-single-use-and-bound). */
     purpose: text("purpose", { enum: ["register", "password_reset"] }).notNull(),
     email: text("email").notNull(),
     /** SHA-256 hex of the code. */

@@ -20,7 +20,7 @@ import {
   type votes,
 } from "../db/schema";
 
-/** A counter on another row that a kind's live rows feed, found through a column of those rows (behaviour.md 3.11). */
+/** A counter on another row that a kind's live rows feed, found through a column of those rows (docs/counters.md). */
 export interface Feed {
   counter: SQLiteColumn;
   /** The column of the counting kind's rows that names the row holding the counter. */
@@ -40,7 +40,7 @@ export interface Facts {
   param: string;
   /** The resource's path segment, also its OpenAPI tag. */
   resource: string;
-  /** The columns of its summary (behaviour.md 2.1), as reports and notifications include it. */
+  /** The columns of its summary (docs/conventions.md#object-shapes), as reports and notifications include it. */
   summary?: readonly string[];
   /** Counters its live rows feed through a column of their own; those of its capabilities are derived from them. */
   feeds?: readonly Feed[];

@@ -1,7 +1,7 @@
 /**
- * Whether an author may edit or delete their own question, answer, article or comment (behaviour.md 4.1):
- * the checks run in the reference's order and the first refusal wins. Administrators are exempt. Finding the
- * item (and its NOT_FOUND) is the caller's job, before this.
+ * Whether an author may edit or delete their own question, answer, article or comment
+ * (docs/permissions.md#author-edit-and-delete-rules): the checks run in the reference's order and the first refusal
+ * wins. Administrators are exempt. Finding the item (and its NOT_FOUND) is the caller's job, before this.
  */
 import type { Caller } from "../core/caller";
 import { ApiError, type ErrorName } from "../core/errors";

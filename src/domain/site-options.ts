@@ -1,13 +1,13 @@
 /**
  * Every field of the spec's site settings record: its zod rule (what PATCH enforces), its default, and whether
- * it is public. The defaults are the reference's install values (behaviour.md 4.5) with two fixes: ports
+ * it is public. The defaults are the reference's install values (docs/options.md) with two fixes: ports
  * default to their protocol's standard port instead of the original's 0 (which the 1-65535 rule would refuse
  * when a client sends the record back), and `storage_ftp_passive` is true as the original intended.
  */
 import { z } from "zod";
 
-// MDClub checks only the JSON type of each field (behaviour.md 4.5); the ranges, enums, charset and formats
-// below are the spec's documented constraints, enforced as DECISIONS.md asks.
+// MDClub checks only the JSON type of each field (docs/options.md); the ranges, enums, charset and formats
+// below are the spec's documented constraints, enforced as docs/decisions.md#settings-are-validated asks.
 const text = (max = 1000) => z.string({ error: "must be a string" }).max(max, `at most ${max} characters`);
 const flag = () => z.boolean({ error: "must be true or false" });
 const integer = () => z.number({ error: "must be an integer" }).int("must be an integer");

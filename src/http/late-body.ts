@@ -1,9 +1,10 @@
 /**
  * Bodies validated after the checks the reference makes first: the item exists, then the caller may act on it
- * (behaviour.md 3 COMMENTS family, 4.1). Such a route runs no body validator: it documents its body by a
- * reference to the registered schema, reads the JSON in the handler (malformed JSON is 100006, as the
- * reference's body parser refuses it before any route runs), and the service validates it with that same
- * schema once its checks have passed, so a missing item or a refusal comes before a field error (200001).
+ * (docs/operations.md#comments-and-replies, docs/permissions.md#author-edit-and-delete-rules). Such a route runs no
+ * body validator: it documents its body by a reference to the registered schema, reads the JSON in the handler
+ * (malformed JSON is 100006, as the reference's body parser refuses it before any route runs), and the service
+ * validates it with that same schema once its checks have passed, so a missing item or a refusal comes before a field
+ * error (200001).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";

@@ -27,7 +27,9 @@ export interface ListRoute<Q extends z.ZodObject, P extends z.ZodObject> {
   load(db: Db, view: View, query: z.output<Q>, params: z.output<P>): Loaded;
 }
 
-/** What a route's validators produced: the one handler below serves every list, so its routes are typed as any route. */
+/**
+ * What a route's validators produced: the one handler below serves every list, so its routes are typed as any route.
+ */
 const valid = <T>(c: Context<AppEnv>, target: "param" | "query") =>
   (c.req as unknown as { valid(target: string): T }).valid(target);
 
@@ -71,7 +73,7 @@ export interface UserList<Q extends z.ZodObject> {
 }
 
 /**
- * A list about one user (behaviour.md 3.6), mounted twice: `/users/{user_id}/<name>` for anyone (201003 when
+ * A list about one user (docs/operations.md#users), mounted twice: `/users/{user_id}/<name>` for anyone (201003 when
  * the user is missing) and `/user/<name>` for the logged-in caller (201001 for anyone else).
  */
 export function mountUserList<Q extends z.ZodObject>(router: OpenAPIHono<AppEnv>, list: UserList<Q>) {

@@ -54,7 +54,9 @@ export const orderQuery = (rule: OrderRule<string>) => {
 /** A query filter on an id: digits only, like path ids, else 200001 naming the parameter. */
 export const idFilter = (description: string) => positiveInt().optional().openapi({ type: "integer", description });
 
-/** Text trimmed, then 1..max characters counted in code points (behaviour.md 3.5, 4.6). */
+/**
+ * Text trimmed, then 1..max characters counted in code points (docs/operations.md#topics, docs/content.md#validation).
+ */
 export const trimmedText = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })

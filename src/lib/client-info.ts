@@ -1,7 +1,7 @@
 /**
- * Where a request comes from (DECISIONS.md): the IP Cloudflare saw (`CF-Connecting-IP`, which Cloudflare sets
- * and overwrites; `X-Forwarded-For` only matters where no Cloudflare edge is in front, as in local runs) and a
- * place from the request's geo data instead of the original's Chinese IP database.
+ * Where a request comes from (docs/decisions.md#client-address-and-location): the IP Cloudflare saw
+ * (`CF-Connecting-IP`, which Cloudflare sets and overwrites; `X-Forwarded-For` only matters where no Cloudflare edge is
+ * in front, as in local runs) and a place from the request's geo data instead of the original's Chinese IP database.
  */
 
 export interface ClientInfo {
@@ -10,7 +10,7 @@ export interface ClientInfo {
   location: string;
 }
 
-// The reference's column sizes (behaviour.md section 1): headers are client input and end up in rows.
+// The reference's column sizes (docs/data-model.md#users): headers are client input and end up in rows.
 const MAX_IP = 80;
 const MAX_LOCATION = 100;
 

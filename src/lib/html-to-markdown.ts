@@ -1,5 +1,5 @@
 /**
- * HTML → markdown for clients that send only content_rendered (behaviour.md 4.6): the stored markdown must be
+ * HTML → markdown for clients that send only content_rendered (docs/content.md#validation): the stored markdown must be
  * editable later and render back to the same content. The input is read through the allow-list sanitiser
  * (lib/sanitize.ts), so only allowed elements reach the conversion: hast-util-to-mdast, then
  * mdast-util-to-markdown with GFM for tables, strikethrough and task lists. Markup markdown cannot express keeps

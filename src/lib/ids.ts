@@ -1,4 +1,7 @@
-/** Path id lists (`{ids}`): at most 100 positive integers, comma separated (DECISIONS.md). */
+/**
+ * Path id lists (`{ids}`): at most 100 positive integers, comma separated
+ * (docs/decisions.md#id-lists-hold-at-most-100-ids).
+ */
 import { validationError } from "../core/errors";
 
 export const MAX_IDS = 100;

@@ -1,6 +1,6 @@
 /**
  * URL sets of stored images (`{original, small, middle, large}`): the stored file and its size variants named
- * `<name>_<size>.<ext>` (behaviour.md 7), or the site's default image of that kind.
+ * `<name>_<size>.<ext>` (docs/images.md), or the site's default image of that kind.
  */
 
 /** What the bases depend on: the settings that name them and the request's origin (an http View is one). */

@@ -1,6 +1,6 @@
 /**
  * Outgoing mail over SMTP from the Worker (TCP sockets, `worker-mailer`) with the site's `smtp_*` settings
- * (DECISIONS.md, platform), and the account mails built on it. With no `smtp_host` a mail is logged instead,
+ * (docs/decisions.md#platform), and the account mails built on it. With no `smtp_host` a mail is logged instead,
  * so a fresh deployment or `npm run dev` shows its codes in the log.
  */
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from "worker-mailer";
@@ -145,10 +145,16 @@ export function sendMail(options: MailOptions, host: string, message: MailMessag
 
 /** A minimal HTML document around a body (already escaped). */
 function layout(siteName: string, body: string): string {
-  return `<!DOCTYPE html><html><body style="font-family:sans-serif;line-height:1.5">${body}<p style="color:#888">${escapeHtml(siteName)}</p></body></html>`;
+  return (
+    `<!DOCTYPE html><html><body style="font-family:sans-serif;line-height:1.5">${body}` +
+    `<p style="color:#888">${escapeHtml(siteName)}</p></body></html>`
+  );
 }
 
-/** A mail carrying a one-hour code for `purpose`; the code goes inside <strong> so it stands out (and tests can find it). */
+/**
+ * A mail carrying a one-hour code for `purpose`; the code goes inside <strong> so it stands out (and tests can find
+ * it).
+ */
 function codeMail(siteName: string, code: string, subject: string, purpose: string, ignoring = ""): MailContent {
   return {
     subject,
@@ -180,7 +186,8 @@ export function welcomeMail(siteName: string, username: string): MailContent {
     subject: `Welcome to ${siteName}`,
     html: layout(
       siteName,
-      `<p>Hello ${escapeHtml(username)},</p><p>welcome to ${escapeHtml(siteName)}! Your account is ready: you can sign in now.</p>`,
+      `<p>Hello ${escapeHtml(username)},</p><p>welcome to ${escapeHtml(siteName)}! ` +
+        "Your account is ready: you can sign in now.</p>",
     ),
   };
 }

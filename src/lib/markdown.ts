@@ -1,5 +1,5 @@
 /**
- * The content pipeline of questions, answers and articles (behaviour.md 4.6, DECISIONS.md "Content"):
+ * The content pipeline of questions, answers and articles (docs/content.md#validation, docs/decisions.md#content):
  * markdown is the source of truth and content_rendered is always rendered from it, so the two agree.
  */
 import { compile, parse, postprocess, preprocess } from "micromark";
@@ -31,8 +31,8 @@ function parseMarkdown(markdown: string): Events {
 
 /**
  * micromark escapes raw HTML (allowDangerousHtml is off) and empties links with unsafe protocols; the allow-list
- * pass after it is the second line of defence the reference lacked (behaviour.md 11.31), and adds rel to
- * external links.
+ * pass after it is the second line of defence the reference lacked (docs/decisions.md#rendered-html-is-sanitised), and
+ * adds rel to external links.
  */
 function renderEvents(events: Events): { html: string; text: string } {
   return sanitizeWithText(compile({ htmlExtensions })(events));
@@ -105,8 +105,8 @@ const MAX_PASSES = 3;
 
 /**
  * The markdown source made safe for clients that render it with raw HTML enabled, as the reference's purifier
- * made it (behaviour.md 4.6), with its parse. Outside code, raw HTML keeps only allowed tags and attributes and
- * safe URLs, and link destinations only safe URLs; code and all other markdown stay as written. A removal can
+ * made it (docs/content.md#validation), with its parse. Outside code, raw HTML keeps only allowed tags and attributes
+ * and safe URLs, and link destinations only safe URLs; code and all other markdown stay as written. A removal can
  * change how the rest parses (code may stop being code, text may join into a tag), so the result is parsed again
  * until a pass changes nothing: safety is then a property of the stored text as a renderer reads it, and
  * scrubbing is idempotent. Text that has not settled after {@link MAX_PASSES} is stored as one code block.
@@ -136,7 +136,7 @@ export function scrubMarkdownSource(markdown: string): string {
   return scrub(markdown).markdown;
 }
 
-/** behaviour.md 4.6: the tag-stripped rendered text may hold at most this many characters. */
+/** docs/content.md#validation: the tag-stripped rendered text may hold at most this many characters. */
 export const CONTENT_MAX_LENGTH = 100_000;
 
 export interface Content {
@@ -151,7 +151,7 @@ function failure(message: string): ContentResult {
 }
 
 /**
- * The content fields of a create or edit, as behaviour.md 4.6 has them: non-blank markdown wins; else the
+ * The content fields of a create or edit, as docs/content.md#validation has them: non-blank markdown wins; else the
  * HTML is sanitised and converted to markdown. The markdown is stored scrubbed ({@link scrubMarkdownSource}),
  * and content_rendered is rendered from the scrubbed markdown either way. Content that is blank, or renders to
  * nothing, or whose text is over {@link CONTENT_MAX_LENGTH} characters, or that is over a bound on the work it

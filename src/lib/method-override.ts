@@ -1,5 +1,5 @@
 /**
- * `X-Http-Method-Override` (behaviour.md section 2): the MDClub SDK's `methodOverride` option sends PATCH and
+ * `X-Http-Method-Override` (docs/conventions.md): the MDClub SDK's `methodOverride` option sends PATCH and
  * PUT as POST, and DELETE as GET, naming the real method in this header. Applied before routing, since the
  * route is chosen by the method; only those three methods can be asked for.
  */

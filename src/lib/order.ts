@@ -1,6 +1,7 @@
 /**
  * `order` parsing: one field, a leading `-` for descending. A value outside the route's allowed list (or one
- * reserved for administrators, asked by someone else) falls back to the route's default (DECISIONS.md).
+ * reserved for administrators, asked by someone else) falls back to the route's default
+ * (docs/decisions.md#unknown-fields-includes-and-orders-are-ignored).
  */
 export interface Order<F extends string> {
   field: F;

@@ -1,5 +1,5 @@
 /**
- * page/per_page parsing and the pagination object (behaviour.md section 2): page < 1 becomes 1, per_page is
+ * page/per_page parsing and the pagination object (docs/conventions.md): page < 1 becomes 1, per_page is
  * clamped to 1..100 (a non-numeric value counts as 0, so 1), defaults 1 and 15.
  */
 export interface Pagination {

@@ -1,6 +1,6 @@
 /**
- * The HTML allow-list of behaviour.md 4.6. HTML is read by parse5, a spec-compliant parser (Workers have no DOM),
- * into a hast tree that hast-util-sanitize cuts down to the allow-list; the rules the schema cannot state (safe
+ * The HTML allow-list of docs/content.md#validation. HTML is read by parse5, a spec-compliant parser (Workers have no
+ * DOM), into a hast tree that hast-util-sanitize cuts down to the allow-list; the rules the schema cannot state (safe
  * URLs, rel on external links, the task-list checkbox) are then applied by {@link cleanAttributes}, and the tree
  * is written out canonically: lower-case names, double-quoted escaped attributes, escaped text, every element
  * closed. A browser parsing the output sees only allowed tags, checked attributes and text, and reading the output
@@ -320,7 +320,7 @@ function serialize(nodes: readonly RootContent[]): string {
   return out;
 }
 
-/** The allow-list sanitiser of behaviour.md 4.6 (see the file comment). */
+/** The allow-list sanitiser of docs/content.md#validation (see the file comment). */
 export function sanitizeHtml(html: string): string {
   return serialize(sanitizedTree(html).children);
 }
@@ -336,7 +336,7 @@ function textOf(tree: Root): string {
   return text;
 }
 
-/** The text of html with tags removed and entities decoded (behaviour.md 4.6 measures content by it). */
+/** The text of html with tags removed and entities decoded (docs/content.md#validation measures content by it). */
 export function stripTags(html: string): string {
   return textOf(sanitizedTree(html));
 }
@@ -348,8 +348,8 @@ export function sanitizeWithText(html: string): { html: string; text: string } {
 }
 
 /**
- * content_summary (behaviour.md 2.1): the first `length` characters of the tag-stripped text, counted in code
- * points as the reference counts multibyte text. Whitespace runs become one space: a summary is one line.
+ * content_summary (docs/conventions.md#object-shapes): the first `length` characters of the tag-stripped text, counted
+ * in code points as the reference counts multibyte text. Whitespace runs become one space: a summary is one line.
  */
 export function contentSummary(html: string, length = 80): string {
   // Lists summarise every record, so only as much of the HTML is read as the summary needs: a prefix cut after

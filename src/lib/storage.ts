@@ -1,7 +1,7 @@
 /**
- * Where stored files live in R2 (behaviour.md 7) and how an uploaded image becomes a set of files: the original
+ * Where stored files live in R2 (docs/images.md) and how an uploaded image becomes a set of files: the original
  * plus its derived sizes, `<dir>/<name>.<ext>` and `<dir>/<name>_<size>.<ext>`. Names are 32 random hex digits,
- * so a new upload always has new URLs and every stored file can be cached for a year (DECISIONS.md, Platform).
+ * so a new upload always has new URLs and every stored file can be cached for a year (docs/decisions.md#platform).
  */
 import { toHex } from "./crypto";
 import { ImageError } from "./images/image-error";

@@ -1,2 +1,2 @@
-/** Unix seconds: every `*_time` field (DECISIONS.md, wire format). */
+/** Unix seconds: every `*_time` field (docs/decisions.md#wire-format). */
 export const now = (): number => Math.floor(Date.now() / 1000);

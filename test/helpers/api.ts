@@ -8,7 +8,8 @@ import worker from "../../src/index";
 
 export interface ApiResponse {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read and assert on arbitrary JSON shapes; `unknown` would need a cast at each of over a thousand reads
+  // Tests read and assert on arbitrary JSON shapes; `unknown` would need a cast at each of over a thousand reads.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
   body: any;
   headers: Headers;
   /** D1 round trips the request made, from its Server-Timing header. */

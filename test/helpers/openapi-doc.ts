@@ -7,7 +7,8 @@ import { env } from "cloudflare:workers";
 import { get } from "./api";
 import { pathValue, type World } from "./world";
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON, read by property access in the suite-wide tests
+// The document is arbitrary JSON, read by property access in the suite-wide tests.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 export type Json = any;
 
 export type Access = "public" | "login" | "admin" | "author";

@@ -6,7 +6,7 @@
 import { micromark, parse, postprocess, preprocess } from "micromark";
 import { gfm } from "micromark-extension-gfm";
 import { expect } from "vitest";
-/** behaviour.md 4.6, copied here on purpose: the checker must not trust the sanitiser's own table. */
+/** docs/content.md#validation, copied here on purpose: the checker must not trust the sanitiser's own table. */
 export const ALLOWED: Record<string, string[]> = {
   a: ["href", "target", "title", "rel"],
   abbr: ["title"],
@@ -81,8 +81,8 @@ export async function expectSafe(html: string): Promise<void> {
 
 /**
  * Asserts that stored markdown is safe for a client that renders it with raw HTML on, two ways. Read as
- * micromark reads it, with code and autolinks blanked out: no `<script`; every tag (a `<` no backslash escapes, before a
- * letter or `/`) has an allowed name and only allowed attributes, so no handler, and no unsafe URL; every link
+ * micromark reads it, with code and autolinks blanked out: no `<script`; every tag (a `<` no backslash escapes, before
+ * a letter or `/`) has an allowed name and only allowed attributes, so no handler, and no unsafe URL; every link
  * destination and autolink has a safe URL. And rendered by micromark with raw HTML and every protocol allowed,
  * HTMLRewriter finds only allowed elements, no handler, no unsafe URL and no comment.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of content bodies beyond their zod schemas (behaviour.md 4.6): the content pipeline's verdict
+ * The rules of content bodies beyond their zod schemas (docs/content.md#validation): the content pipeline's verdict
  * (lib/markdown.ts) and topics that must be live, reported together in one 200001; and the topic ids an edit
  * looks up before its body is validated.
  */

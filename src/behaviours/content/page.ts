@@ -168,7 +168,7 @@ export function recordsByIds<R extends Record<string, unknown>, T, I extends str
 /**
  * One record of a content kind as a read for any batch: by its id, or by a subquery naming the row writes
  * earlier in the batch inserted. The kind's NOT_FOUND when missing, or trashed for non-administrators
- * (DECISIONS.md).
+ * (docs/decisions.md#administrators-can-read-trashed-items).
  */
 export function oneRecord<R extends Record<string, unknown>, T, I extends string>(
   db: Db,

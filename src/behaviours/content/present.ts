@@ -1,7 +1,8 @@
 /**
- * Wire shapes of questions, answers, articles, comments and topics (spec "Resources", behaviour.md 2.1) and
- * their summaries. Rows are selected with the spec's column names, so a record is its row with `delete_time`
- * kept for administrators only, and `relationships` only when the caller asked for includes.
+ * Wire shapes of questions, answers, articles, comments and topics (spec "Resources",
+ * docs/conventions.md#object-shapes) and their summaries. Rows are selected with the spec's column names, so a record
+ * is its row with `delete_time` kept for administrators only, and `relationships` only when the caller asked for
+ * includes.
  */
 import type { Caller } from "../../core/caller";
 import type { answers, articles, comments, questions, topics } from "../../db/schema";
@@ -48,7 +49,7 @@ export const articleSummary = (row: Pick<ArticleRow, "article_id" | "title" | "c
   update_time: row.update_time,
 });
 
-/** content_summary: the first 80 characters of the tag-stripped rendered answer (behaviour.md 2.1). */
+/** content_summary: the first 80 characters of the tag-stripped rendered answer (docs/conventions.md#object-shapes). */
 export const answerSummary = (
   row: Pick<AnswerRow, "answer_id" | "question_id" | "content_rendered" | "create_time" | "update_time">,
 ) => ({

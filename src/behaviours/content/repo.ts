@@ -98,7 +98,7 @@ function inTopicJoin(kind: Listed, topicId: number): ListSource["join"] {
   return { table: topicables, on };
 }
 
-/** The live rows of a kind a user follows, newest follow first (behaviour.md 3.6). */
+/** The live rows of a kind a user follows, newest follow first (docs/operations.md#users). */
 export function followedBy(type: FollowableKind & TrashableKind, userId: number): ListSource {
   const kind = entities[type];
   const join = followingJoin(followTargets[type], userId);
@@ -112,7 +112,7 @@ export function followedBy(type: FollowableKind & TrashableKind, userId: number)
   };
 }
 
-/** A kind's rows by id; trashed ones only when `withTrashed` (administrators, DECISIONS.md content). */
+/** A kind's rows by id; trashed ones only when `withTrashed` (administrators, docs/decisions.md#content). */
 export function byId(kind: Listed, withTrashed: boolean): ByIdSource {
   return { table: kind.table, id: kind.id, columns: kind.columns, where: withTrashed ? undefined : live(kind) };
 }
@@ -129,7 +129,7 @@ export function liveCheck(db: Db, kind: Listed, id: number): ExistenceCheck {
 
 /**
  * The check a `/users/{id}/...` list runs in its batch (201003). The caller's own id needs no lookup
- * (behaviour.md 4.4): a logged-in caller exists.
+ * (docs/permissions.md#existence-checks): a logged-in caller exists.
  */
 export function userExists(db: Db, view: View, userId: number): ExistenceCheck | undefined {
   if (view.viewer?.user_id === userId) return undefined;

@@ -1,7 +1,7 @@
 /**
  * Zod pieces every content module shares: the sub-objects relations present (spec "Shared sub-objects"), the
  * caller's vote, the administrators-only trash time and filter, and the body fields of questions and articles
- * (behaviour.md 4.6: title, content, topics).
+ * (docs/content.md#validation: title, content, topics).
  */
 import { ImageUrlsSchema, z } from "../../http/openapi";
 

@@ -1,7 +1,7 @@
 /**
- * How to summarise an item of each kind (behaviour.md 2.1) for a page in one statement: its entry in the entity
- * model (table, id, trash column, not-found error and summary columns) and the shape of its summary. Reports and
- * notifications load their includes through it.
+ * How to summarise an item of each kind (docs/conventions.md#object-shapes) for a page in one statement: its entry in
+ * the entity model (table, id, trash column, not-found error and summary columns) and the shape of its summary. Reports
+ * and notifications load their includes through it.
  */
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Entity, entities, type SummarisedKind } from "../../domain/entities";

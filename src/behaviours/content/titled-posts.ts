@@ -1,8 +1,9 @@
 /**
- * The rules shared by questions and articles, the titled, topic-linked posts (behaviour.md 3.1, 3.3, 3.11, 4.1,
- * 4.6): who sees trashed posts, the order of checks on an edit, the topic set and every counter a write moves.
- * A write is at most one read batch (what the checks need) and one write batch carrying the counters and the
- * record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
+ * The rules shared by questions and articles, the titled, topic-linked posts (docs/operations.md#questions,
+ * docs/operations.md#articles, docs/counters.md, docs/permissions.md#author-edit-and-delete-rules,
+ * docs/content.md#validation): who sees trashed posts, the order of checks on an edit, the topic set and every counter
+ * a write moves. A write is at most one read batch (what the checks need) and one write batch carrying the counters and
+ * the record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
  */
 import type { z } from "@hono/zod-openapi";
 import type { Caller } from "../../core/caller";

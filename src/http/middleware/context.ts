@@ -16,7 +16,10 @@ import { now } from "../../lib/time";
 import type { AppEnv } from "../app-env";
 import { cookieMayAuthenticate } from "./csrf";
 
-/** Tokens last 15 days and are renewed on use at most once a day (DECISIONS.md). */
+/**
+ * Tokens last 15 days and are renewed on use at most once a day
+ * (docs/decisions.md#tokens-are-stored-hashed-and-expire).
+ */
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
 

@@ -1,11 +1,12 @@
-/** CORS as the reference describes (behaviour.md section 2), plus `Authorization` for bearer tokens. */
+/** CORS as the reference describes (docs/conventions.md), plus `Authorization` for bearer tokens. */
 import type { MiddlewareHandler } from "hono";
 
 const headers: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "OPTIONS, GET, POST, PATCH, PUT, DELETE",
   "Access-Control-Allow-Headers":
-    "Token, Authorization, Origin, X-Requested-With, X-Http-Method-Override, Accept, Content-Type, Connection, User-Agent",
+    "Token, Authorization, Origin, X-Requested-With, X-Http-Method-Override, Accept, Content-Type, Connection, " +
+    "User-Agent",
   "Access-Control-Max-Age": "86400",
   // Lets browsers show the Server-Timing entry to pages on other origins.
   "Timing-Allow-Origin": "*",

@@ -1,5 +1,5 @@
 /**
- * The generated default avatar (behaviour.md 7): a 256x256 PNG, transparent around a filled circle in a Material
+ * The generated default avatar (docs/images.md): a 256x256 PNG, transparent around a filled circle in a Material
  * Design colour, with the first character of the username upper-cased in white.
  *
  * Workers have no canvas and no font files, so the letter comes from a built-in 5x7 bitmap font (A-Z, 0-9) scaled

@@ -1,13 +1,14 @@
 /**
- * What an uploaded file is, told by its bytes alone (DECISIONS.md: never by its name or the client's MIME type),
- * and its dimensions read from its header, so an oversized image is refused before any pixel is decoded.
+ * What an uploaded file is, told by its bytes alone (docs/decisions.md#images-are-told-by-their-bytes: never by its
+ * name or the client's MIME type), and its dimensions read from its header, so an oversized image is refused before any
+ * pixel is decoded.
  */
 
 export type ImageType = "png" | "jpeg" | "gif" | "webp";
 
 export interface ImageInfo {
   type: ImageType;
-  /** The extension stored files get (behaviour.md 7: `jpg`, not `jpeg`). */
+  /** The extension stored files get (docs/images.md: `jpg`, not `jpeg`). */
   ext: "png" | "jpg" | "gif" | "webp";
   mime: `image/${ImageType}`;
   width: number;

@@ -1,5 +1,5 @@
 /**
- * Derived sizes of an image (behaviour.md 7): centre-cropped to the size's proportions, then shrunk to it, never
+ * Derived sizes of an image (docs/images.md): centre-cropped to the size's proportions, then shrunk to it, never
  * enlarged; a size with height 0 keeps the image's proportions. A size that would equal the original reuses the
  * uploaded bytes, so a small animated GIF keeps its animation.
  */

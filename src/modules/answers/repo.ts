@@ -14,7 +14,7 @@ export function insertAnswer(
 
 /**
  * A new answer moves its question's last_answer_time and update_time (the spec: a question's update_time changes
- * "by posting an answer under it"); its counters are recounted with the others (behaviour.md 3.11).
+ * "by posting an answer under it"); its counters are recounted with the others (docs/counters.md).
  */
 export function markAnswered(db: Db, questionId: number, time: number) {
   return db

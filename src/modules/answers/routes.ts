@@ -1,5 +1,5 @@
 /**
- * Answers (spec operation 2, behaviour.md 3.2): answering a question, the answers of a question and of a
+ * Answers (spec operation 2, docs/operations.md#answers): answering a question, the answers of a question and of a
  * user, single answers, edits, and the administrators' list of all answers. Trash, untrash and delete are the
  * lifecycle module's.
  */
@@ -36,8 +36,8 @@ router.openapi(
     tags,
     summary: "Answer a question",
     description:
-      "The question must be live (202001, checked before the body). Moves the question's answer_count, last_answer_time " +
-      "and update_time, and the author's answer_count.",
+      "The question must be live (202001, checked before the body). Moves the question's answer_count, " +
+      "last_answer_time and update_time, and the author's answer_count.",
     security: authSecurity,
     middleware: [loginRequired],
     request: { params: QuestionIdParam, query: AnswerIncludeQuery, body: answerBody },

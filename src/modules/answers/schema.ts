@@ -41,12 +41,13 @@ export type Answer = z.infer<typeof AnswerSchema>;
 
 export const AnswerBody = z.object(contentFields).openapi("AnswerContent", {
   description:
-    "Only one of the two needs to be sent; when both are, content_markdown is used. On an edit, neither changes nothing.",
+    "Only one of the two needs to be sent; when both are, content_markdown is used. " +
+    "On an edit, neither changes nothing.",
 });
 
 export type AnswerOrderField = "vote_count" | "create_time" | "update_time" | "delete_time";
 
-/** Every answer list (behaviour.md 3.2): default `-create_time`. */
+/** Every answer list (docs/operations.md#answers): default `-create_time`. */
 export const ANSWER_ORDER: OrderRule<AnswerOrderField> = {
   fields: ["vote_count", "create_time", "update_time"],
   adminFields: ["delete_time"],

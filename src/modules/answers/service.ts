@@ -1,7 +1,8 @@
 /**
- * Rules of the answers routes (spec operation 2, behaviour.md 3.2, 3.11, 4.1): who sees trashed answers, the
- * order of checks on a create or an edit, and the counters a new answer moves. A write is one read batch (what
- * the checks need) and one write batch carrying the counters and the record it answers with.
+ * Rules of the answers routes (spec operation 2, docs/operations.md#answers, docs/counters.md,
+ * docs/permissions.md#author-edit-and-delete-rules): who sees trashed answers, the order of checks on a create or an
+ * edit, and the counters a new answer moves. A write is one read batch (what the checks need) and one write batch
+ * carrying the counters and the record it answers with.
  */
 import { createdContent, editedFields } from "../../behaviours/content/body";
 import { filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
@@ -97,7 +98,7 @@ export async function createAnswer(
     markAnswered(db, questionId, time),
     ...recountStatements(db, "answer", created),
     ...linkImages(db, "answer", created, author.user_id, content.content_markdown),
-    // After the insert: the notification names the new answer (behaviour.md 3.12).
+    // After the insert: the notification names the new answer (docs/notifications.md).
     ...questionAnswered(db, questionId, created, author.user_id, time),
   ];
   return writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));

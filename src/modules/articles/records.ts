@@ -1,4 +1,7 @@
-/** How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`, `voting`. */
+/**
+ * How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`,
+ * `voting`.
+ */
 import type { ContentRecords } from "../../behaviours/content/page";
 import { type ArticleRow, presentRecord } from "../../behaviours/content/present";
 import {

@@ -1,5 +1,5 @@
 /**
- * Articles (behaviour.md 3.3): create, edit, read and list them, the articles of a topic, of a user (spec
+ * Articles (docs/operations.md#articles): create, edit, read and list them, the articles of a topic, of a user (spec
  * operation 8) and those a user follows, and the FOLLOW family on articles. Their comments are mounted with the
  * other COMMENTS routes (modules/comments); trash and delete belong to the lifecycle module.
  */

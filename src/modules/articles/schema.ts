@@ -1,4 +1,7 @@
-/** Zod schemas of articles (spec "Article", behaviour.md 3.3 and 4.6): the record, its queries and bodies. */
+/**
+ * Zod schemas of articles (spec "Article", docs/operations.md#articles, docs/content.md#validation): the record, its
+ * queries and bodies.
+ */
 import {
   adminOnly,
   contentFields,
@@ -51,7 +54,7 @@ export type Article = z.infer<typeof ArticleSchema>;
 
 export type ArticleOrderField = "vote_count" | "create_time" | "update_time" | "delete_time";
 
-/** Every article list (behaviour.md 3.3; spec operation 8). */
+/** Every article list (docs/operations.md#articles; spec operation 8). */
 export const ARTICLE_ORDER: OrderRule<ArticleOrderField> = {
   fields: ["vote_count", "create_time", "update_time"],
   adminFields: ["delete_time"],

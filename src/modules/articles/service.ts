@@ -1,6 +1,7 @@
 /**
- * Rules of articles (behaviour.md 3.3, 4.1, 4.6): those of every titled post (behaviours/content/titled-posts.ts) over
- * the article records, writes and edit body.
+ * Rules of articles (docs/operations.md#articles, docs/permissions.md#author-edit-and-delete-rules,
+ * docs/content.md#validation): those of every titled post (behaviours/content/titled-posts.ts) over the article
+ * records, writes and edit body.
  */
 import { titledPosts } from "../../behaviours/content/titled-posts";
 import { articleRecords } from "./records";

@@ -41,8 +41,8 @@ const hashCode = (code: string) => sha256Hex(code.trim().toLowerCase());
  * Mails a new code for `purpose` to `email`. `lookup` runs in the same round trip as the limits, and `check`
  * decides from its rows: it throws to refuse the address (a taken one), returns false to send nothing while
  * answering as if it had (an address with no account: the answer must not tell), true to send. The limits
- * count either way, and are applied first. With `background`, the mail goes out after the response (so its time tells nothing
- * either) and a failure is only logged; otherwise a failure is 200002, its reason only in the server log.
+ * count either way, and are applied first. With `background`, the mail goes out after the response (so its time tells
+ * nothing either) and a failure is only logged; otherwise a failure is 200002, its reason only in the server log.
  */
 export async function sendCode<Row>(
   c: Context<AppEnv>,

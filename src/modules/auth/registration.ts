@@ -1,7 +1,7 @@
 /**
- * Registration (behaviour.md 5.3, DECISIONS.md): mail a code, then create the account with it. Stage 1 checks
- * the password, the address and the code, stage 2 the username; a stage-2 refusal leaves the code usable for
- * another try (the try is counted).
+ * Registration (docs/auth.md#registration, docs/decisions.md#registration-takes-two-steps): mail a code, then create
+ * the account with it. Stage 1 checks the password, the address and the code, stage 2 the username; a stage-2 refusal
+ * leaves the code usable for another try (the try is counted).
  * Creating the account costs two round trips: one batch reads, one writes (first administrator, user, code).
  */
 import type { Context } from "hono";
@@ -20,7 +20,7 @@ import { codeAddress, sendCode, verifyCode } from "./email-codes";
 import { byEmail, byUsername, countCodeTry, deleteCode, insertUser, selectUserId } from "./repo";
 import type { RegisterBody } from "./schema";
 
-// 409: the request is well-formed but collides with an existing account (DECISIONS.md, wire format).
+// 409: the request is well-formed but collides with an existing account (docs/decisions.md#wire-format).
 const emailTaken = () => validationError({ email: "this address is already registered" }, 409);
 const usernameTaken = () => validationError({ username: "this username is taken" }, 409);
 
@@ -82,7 +82,8 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   const user = written.inserted[0] as Caller;
 
   const options = c.get("options");
-  // A failing welcome mail never fails the registration (DECISIONS.md): it is sent after the response.
+  // A failing welcome mail never fails the registration
+  // (docs/decisions.md#a-failing-welcome-mail-never-fails-registration): it is sent after the response.
   c.executionCtx.waitUntil(
     sendMail(options, new URL(c.req.url).hostname, {
       to: body.email,

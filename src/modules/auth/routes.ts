@@ -1,4 +1,4 @@
-/** Accounts: registration, login and logout, captchas, password reset (behaviour.md 3.6, 3.10 and 5). */
+/** Accounts: registration, login and logout, captchas, password reset (docs/auth.md). */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
 import { loginRequired } from "../../http/middleware/context";

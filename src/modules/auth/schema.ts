@@ -9,7 +9,7 @@ const Email = text()
   .openapi({ format: "email", example: "someone@example.com" });
 
 /**
- * behaviour.md 5.3: 2-20 characters of CJK (U+4E00-U+9FA5), A-Z, a-z, 0-9, and not a phone number. The
+ * docs/auth.md#registration: 2-20 characters of CJK (U+4E00-U+9FA5), A-Z, a-z, 0-9, and not a phone number. The
  * original also refuses names that look like e-mail addresses; this charset cannot form one (no `@`).
  */
 const Username = text()

@@ -1,6 +1,6 @@
 /**
- * Avatars and covers of users (behaviour.md 3.6, 7): the caller uploads or resets their own; administrators
- * reset anyone's. Each answers the new `{original, small, middle, large}` URLs.
+ * Avatars and covers of users (docs/images.md#avatars-and-user-covers): the caller uploads or resets their own;
+ * administrators reset anyone's. Each answers the new `{original, small, middle, large}` URLs.
  */
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -24,7 +24,7 @@ const UserIdParam = pathId("user_id");
 const sizesOf = (column: UserImageColumn) =>
   USER_IMAGE_KINDS[column].sizes.map((s) => `${s.name} ${s.width}x${s.height}`).join(", ");
 
-/** Refusals of each upload: 201007 for avatars, 201008 for covers (behaviour.md 6), with the reason. */
+/** Refusals of each upload: 201007 for avatars, 201008 for covers (docs/errors.md#codes), with the reason. */
 const FAILURE: Record<UserImageColumn, ErrorName> = { avatar: "AVATAR_UPLOAD_FAILED", cover: "COVER_UPLOAD_FAILED" };
 
 const fileBody = (field: UserImageColumn) => ({
@@ -69,8 +69,9 @@ for (const column of ["avatar", "cover"] as const) {
       summary: `Upload the caller's ${column}`,
       description:
         `Multipart field \`${column}\`: a PNG, JPEG, GIF or WebP file (told by its bytes) of at most 5 MiB and ` +
-        `${MAX_PIXELS / 1_000_000} megapixels. Stored with centre-cropped sizes ${sizesOf(column)} (never enlarged) under ` +
-        `new names, so the URLs change; the old files are deleted. Refusals are ${column === "avatar" ? 201007 : 201008} ` +
+        `${MAX_PIXELS / 1_000_000} megapixels. Stored with centre-cropped sizes ${sizesOf(column)} ` +
+        "(never enlarged) under new names, so the URLs change; the old files are deleted. " +
+        `Refusals are ${column === "avatar" ? 201007 : 201008} ` +
         "with `extra_message` (HTTP 413 when too large).",
       security: authSecurity,
       middleware: [loginRequired],
@@ -83,7 +84,8 @@ for (const column of ["avatar", "cover"] as const) {
 
 const resetDescription = {
   avatar:
-    "A new default avatar is generated (a coloured circle with the username's initial, PNG) under new names; the old files are deleted.",
+    "A new default avatar is generated (a coloured circle with the username's initial, PNG) under new names; " +
+    "the old files are deleted.",
   cover: "The cover goes back to the site's default; the old files are deleted.",
 };
 

@@ -1,7 +1,8 @@
 /**
- * Avatars and user covers (behaviour.md 3.6, 7): uploads, resets and the avatar generated for new accounts.
- * Files are written before the row points at them and the old ones deleted after, so a row never names a missing
- * file; every change stores files under new random names, so every change gives new URLs (DECISIONS.md, Platform).
+ * Avatars and user covers (docs/images.md#avatars-and-user-covers): uploads, resets and the avatar generated for new
+ * accounts. Files are written before the row points at them and the old ones deleted after, so a row never names a
+ * missing file; every change stores files under new random names, so every change gives new URLs
+ * (docs/decisions.md#platform).
  */
 import type { Context } from "hono";
 import { avatarUrls } from "../../behaviours/content/present";
@@ -24,7 +25,7 @@ import {
 import { coverUrls } from "../users/present";
 import { selectUserImages, setFirstAvatar, setUserImage, type UserImageColumn } from "./repo";
 
-/** The reference sets no limit of its own (behaviour.md 7); 5 MiB, as for content images, keeps a decode in memory. */
+/** The reference sets no limit of its own (docs/images.md); 5 MiB, as for content images, keeps a decode in memory. */
 export const USER_IMAGE_UPLOAD_LIMIT = 5 * 1024 * 1024;
 
 interface Kind {
@@ -127,7 +128,7 @@ export function resetCover(db: Db, bucket: R2Bucket, view: View, userId: number)
 }
 
 /**
- * The generated avatar of a new account (behaviour.md 7), once its id is known. The files are written during
+ * The generated avatar of a new account (docs/images.md), once its id is known. The files are written during
  * the request, so the registration answers with their URLs; the row update runs after the response
  * (`waitUntil`), keeping registration at its two D1 round trips. A failure never fails the registration: it is
  * logged and the account keeps the static default avatar.

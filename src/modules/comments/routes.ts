@@ -1,7 +1,7 @@
 /**
- * Comments (behaviour.md 3.4): one comment, its edit, the administrators' list, a user's comments, and the
- * COMMENTS family (behaviour.md 3) on every commentable kind of the entity model (domain/entities.ts):
- * questions, answers, articles and, as replies, comments.
+ * Comments (docs/operations.md#comments): one comment, its edit, the administrators' list, a user's comments, and the
+ * COMMENTS family (docs/operations.md#shared-families) on every commentable kind of the entity model
+ * (domain/entities.ts): questions, answers, articles and, as replies, comments.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { type CommentTarget, commentTargets } from "../../behaviours/commentable";

@@ -1,4 +1,7 @@
-/** Zod schemas of comments (spec "Comment", behaviour.md 2.1 and 3.4): the record, its queries and bodies. */
+/**
+ * Zod schemas of comments (spec "Comment", docs/conventions.md#object-shapes, docs/operations.md#comments): the record,
+ * its queries and bodies.
+ */
 import { adminOnly, trashedFilter, UserSummarySchema, VotingSchema } from "../../behaviours/content/schema";
 import { comments } from "../../db/schema";
 import { idFilter, includeQuery, orderQuery, pageQuery, relationships, trimmedText, z } from "../../http/openapi";
@@ -34,7 +37,7 @@ export type Comment = z.infer<typeof CommentSchema>;
 
 export type CommentOrderField = "vote_count" | "create_time" | "delete_time";
 
-/** Every comment list (behaviour.md 3 COMMENTS family, 3.4). */
+/** Every comment list (docs/operations.md#comments-and-replies, docs/operations.md#comments). */
 export const COMMENT_ORDER: OrderRule<CommentOrderField> = {
   fields: ["vote_count", "create_time"],
   adminFields: ["delete_time"],
@@ -59,7 +62,7 @@ export const CommentListQuery = CommentPageQuery.extend({
   trashed: trashedFilter,
 });
 
-/** behaviour.md 4.6: trimmed, 1-1000 characters (code points), stored as written. */
+/** docs/content.md#validation: trimmed, 1-1000 characters (code points), stored as written. */
 const content = trimmedText(1000);
 
 export const CommentBody = z.object({ content }).openapi("CommentCreate");

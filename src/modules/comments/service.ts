@@ -1,5 +1,5 @@
 /**
- * Rules of comments (behaviour.md 3.4): who sees which comments, the author rule on edits, and the lists.
+ * Rules of comments (docs/operations.md#comments): who sees which comments, the author rule on edits, and the lists.
  * Every read is one batch (rows, total, includes, and the owner's existence check), as is every write; the
  * lists and creation on each commentable target build on behaviours/commentable.ts.
  */
@@ -59,9 +59,9 @@ export function getComment(
 }
 
 /**
- * PATCH /comments/{id}, in the reference's order (behaviour.md 4.1): 204001 for a missing or trashed comment,
- * the author rule (204002-204004), then the body. The content changes when sent (an edit moves update_time);
- * without it nothing changes.
+ * PATCH /comments/{id}, in the reference's order (docs/permissions.md#author-edit-and-delete-rules): 204001 for a
+ * missing or trashed comment, the author rule (204002-204004), then the body. The content changes when sent (an edit
+ * moves update_time); without it nothing changes.
  */
 export async function editComment(
   db: Db,
@@ -95,7 +95,7 @@ export function listCommentsOn(
 
 /**
  * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds, in
- * one batch that also reads the new comment back. The target's update_time stays (DECISIONS.md, content).
+ * one batch that also reads the new comment back. The target's update_time stays (docs/decisions.md#content).
  */
 export async function commentOn(
   db: Db,

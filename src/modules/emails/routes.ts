@@ -1,4 +1,4 @@
-/** POST /emails (behaviour.md section 3.10): an administrator mails a list of addresses. */
+/** POST /emails (docs/stats-captcha-mail.md#mass-mail): an administrator mails a list of addresses. */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
 import { adminRequired } from "../../http/middleware/context";

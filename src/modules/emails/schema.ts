@@ -1,4 +1,4 @@
-/** Zod schemas of POST /emails (behaviour.md section 3.10): the mass mail an administrator sends. */
+/** Zod schemas of POST /emails (docs/stats-captcha-mail.md#mass-mail): the mass mail an administrator sends. */
 import { z } from "../../http/openapi";
 import { isEmailAddress } from "../../lib/mail";
 
@@ -13,7 +13,7 @@ const listOf = (value: unknown) =>
         .filter((part) => part !== "")
     : value;
 
-/** First spelling wins: addresses are one mailbox whatever their case (DECISIONS.md, accounts). */
+/** First spelling wins: addresses are one mailbox whatever their case (docs/decisions.md#accounts-and-access). */
 function withoutDuplicates(addresses: string[]): string[] {
   const seen = new Set<string>();
   return addresses.filter((address) => {
@@ -32,7 +32,8 @@ const notBlank = (text: string) => text.trim() !== "";
 
 export const EmailBody = z
   .object({
-    // Counted before duplicates go (behaviour.md 3.10): 101 entries are refused even if fewer addresses remain.
+    // Counted before duplicates go (docs/stats-captcha-mail.md#mass-mail): 101 entries are refused even if fewer
+    // addresses remain.
     email: z
       .preprocess(
         listOf,
@@ -45,7 +46,9 @@ export const EmailBody = z
       .openapi({
         type: "array",
         items: { type: "string", format: "email" },
-        description: `1 to ${MAX_RECIPIENTS} addresses (or one comma-separated string); duplicates, in any case, are sent once`,
+        description:
+          `1 to ${MAX_RECIPIENTS} addresses (or one comma-separated string); ` +
+          "duplicates, in any case, are sent once",
       }),
     subject: z.string().max(200).refine(notBlank, "must not be empty"),
     content: z.string().max(100_000).refine(notBlank, "must not be empty").openapi({ description: "the HTML body" }),

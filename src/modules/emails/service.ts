@@ -1,6 +1,6 @@
 /**
- * Mass mail (behaviour.md section 3.10): one message per recipient, so no address sees another (section 11
- * item 24; the original put every address in one To: list).
+ * Mass mail (docs/stats-captcha-mail.md#mass-mail): one message per recipient, so no address sees another
+ * (docs/decisions.md#mass-mail-goes-to-each-recipient-alone; the original put every address in one To: list).
  */
 import { ApiError } from "../../core/errors";
 

@@ -1,5 +1,5 @@
 /**
- * The site's default images, `/static/default/<name>`, which records without an upload point at (behaviour.md 7):
+ * The site's default images, `/static/default/<name>`, which records without an upload point at (docs/images.md):
  * `avatar.png` (behaviours/content/present.ts) and `user_cover.jpg` / `topic_cover.jpg` (users/present.ts,
  * behaviours/content/present.ts), each with `_small`, `_middle` and `_large`; covers also as `.webp`, the form
  * the reference gives clients that accept WebP. Drawn in code, in the format their name says, once per isolate.

@@ -1,5 +1,5 @@
 /**
- * Stored files and default images, mounted at the root (DECISIONS.md, Platform: `storage_url` defaults to this
+ * Stored files and default images, mounted at the root (docs/decisions.md#platform: `storage_url` defaults to this
  * Worker's `/upload`, `site_static_url` to its `/static`). A stored file never changes under its name, so it is
  * cached for a year; every answer carries an ETag and a matching If-None-Match gets 304.
  */

@@ -1,5 +1,5 @@
 /**
- * The images linked to items that are being hard-deleted (behaviour.md 3.13: an item's images go with it,
+ * The images linked to items that are being hard-deleted (docs/deletion.md#cascade: an item's images go with it,
  * rows and files; a question's include those of its answers). The rows are read in the delete's own read
  * round trip and deleted in its batch; the files are removed from R2 once that batch has committed.
  */
@@ -21,7 +21,8 @@ const isImageItem = (type: TrashableKind): type is ImageItem =>
 function linkedTo(type: ImageItem, ids: number[]): SQL {
   const own = allOf(eq(images.item_type, type), inIds(images.item_id, ids));
   if (type !== "question") return own;
-  const ofAnswers = sql`${images.item_id} IN (SELECT ${answers.answer_id} FROM ${answers} WHERE ${inIds(answers.question_id, ids)})`;
+  const answerIds = sql`SELECT ${answers.answer_id} FROM ${answers} WHERE ${inIds(answers.question_id, ids)}`;
+  const ofAnswers = sql`${images.item_id} IN (${answerIds})`;
   return anyOf(own, allOf(eq(images.item_type, "answer"), ofAnswers));
 }
 

@@ -1,4 +1,7 @@
-/** The Image record on the wire (behaviour.md 2.1) and the two forms of its key (DECISIONS.md, Platform). */
+/**
+ * The Image record on the wire (docs/conventions.md#object-shapes) and the two forms of its key
+ * (docs/decisions.md#platform).
+ */
 import type { View } from "../../http/view";
 import { storageBase } from "../../lib/image-urls";
 import { contentImagePath, variantPath } from "../../lib/storage";
@@ -14,7 +17,7 @@ export function storedKey(key: string): string {
   return wire ? `${wire[1]}.${wire[2]}` : key;
 }
 
-/** R2 key of an image's original: its folder is the UTC date of its create_time (behaviour.md 7). */
+/** R2 key of an image's original: its folder is the UTC date of its create_time (docs/images.md). */
 export const imagePath = (row: Pick<ImageRow, "key" | "create_time">): string =>
   contentImagePath(row.key, row.create_time);
 

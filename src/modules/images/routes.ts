@@ -1,7 +1,7 @@
 /**
- * Content images (behaviour.md 3.9): `POST /images` (logged in), `GET /images` (administrators), and
+ * Content images (docs/operations.md#images): `POST /images` (logged in), `GET /images` (administrators), and
  * `GET` (anyone), `PATCH` and `DELETE` (administrators) `/images/{key}`, where DELETE also takes a comma list.
- * A key works in both forms, `<32 hex>_jpg` and `<32 hex>.jpg` (DECISIONS.md, Platform).
+ * A key works in both forms, `<32 hex>_jpg` and `<32 hex>.jpg` (docs/decisions.md#platform).
  */
 import { createRoute } from "@hono/zod-openapi";
 import { ApiError } from "../../core/errors";
@@ -24,7 +24,10 @@ import {
 } from "./schema";
 import { deleteImages, getImage, listImages, parseKeyList, renameImage, uploadImage } from "./service";
 
-/** The reference sets no limit of its own (behaviour.md 11.27); 5 MiB keeps a decode inside a Worker's memory. */
+/**
+ * The reference sets no limit of its own (docs/decisions.md#upload-limits); 5 MiB keeps a decode inside a Worker's
+ * memory.
+ */
 export const IMAGE_UPLOAD_LIMIT = 5 * 1024 * 1024;
 
 const router = createRouter();
@@ -37,10 +40,10 @@ router.openapi(
     tags,
     summary: "Upload an image",
     description:
-      "Multipart field `image`: a PNG, JPEG, GIF or WebP file (told by its bytes, whatever its name or MIME type says) of " +
-      `at most 5 MiB and ${MAX_PIXELS / 1_000_000} megapixels. ` +
-      "Stores it with a 132x88 centre crop (`thumb`) and a copy 702 pixels wide (`release`, never enlarged), in its own " +
-      "format. Refusals are 200004 with `extra_message` (HTTP 413 when too large).",
+      "Multipart field `image`: a PNG, JPEG, GIF or WebP file (told by its bytes, whatever its name or MIME type " +
+      `says) of at most 5 MiB and ${MAX_PIXELS / 1_000_000} megapixels. ` +
+      "Stores it with a 132x88 centre crop (`thumb`) and a copy 702 pixels wide (`release`, never enlarged), in its " +
+      "own format. Refusals are 200004 with `extra_message` (HTTP 413 when too large).",
     security: authSecurity,
     middleware: [loginRequired],
     request: { body: imageUploadBody(IMAGE_UPLOAD_LIMIT) },

@@ -1,4 +1,7 @@
-/** Zod schemas of the images routes (behaviour.md 2.1 "Image", 3.9): the record, the list query, the PATCH body. */
+/**
+ * Zod schemas of the images routes (docs/conventions.md#image, docs/operations.md#images): the record, the list query,
+ * the PATCH body.
+ */
 import { includeQuery, pageQuery, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 import { stripTags } from "../../lib/sanitize";
@@ -106,7 +109,7 @@ export const ImageListQuery = z.object({
 
 export type ImageListFilter = z.infer<typeof ImageListQuery>;
 
-/** behaviour.md 3.9: tags stripped, trimmed, 1-255 characters. */
+/** docs/operations.md#images: tags stripped, trimmed, 1-255 characters. */
 export const ImageRenameBody = z
   .object({
     filename: z

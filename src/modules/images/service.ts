@@ -1,6 +1,7 @@
 /**
- * Content images (behaviour.md 3.9): upload, read, rename and delete. Reads are one batch after authentication;
- * the files of an image are written before its row and deleted after it, so a row never names missing files.
+ * Content images (docs/operations.md#images): upload, read, rename and delete. Reads are one batch after
+ * authentication; the files of an image are written before its row and deleted after it, so a row never names missing
+ * files.
  */
 import { presentUserSummary } from "../../behaviours/content/present";
 import { summaries } from "../../behaviours/content/summaries";
@@ -125,7 +126,10 @@ export async function renameImage(db: Db, view: View, key: string, filename: str
   return presentImage(row.image, view);
 }
 
-/** `k1,k2,...` in either key form: at most 100 (DECISIONS.md, as for id lists), repeats dropped. */
+/**
+ * `k1,k2,...` in either key form: at most 100 (docs/decisions.md#id-lists-hold-at-most-100-ids, as for id lists),
+ * repeats dropped.
+ */
 export function parseKeyList(value: string): string[] {
   const keys = value
     .split(",")
@@ -137,7 +141,7 @@ export function parseKeyList(value: string): string[] {
 
 /**
  * Deletes the rows, then their files. One key that is not found is 200005; in a list, unknown keys are
- * skipped (behaviour.md 3.9).
+ * skipped (docs/operations.md#images).
  */
 export async function deleteImages(db: Db, bucket: R2Bucket, keys: string[], single: boolean): Promise<void> {
   const deleted = keys.length > 0 ? await repo.deleteImages(db, keys) : [];

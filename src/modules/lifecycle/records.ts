@@ -1,6 +1,6 @@
 /**
  * The records trash and untrash answer with: each kind's own include names, relations, presenter and schema
- * (behaviour.md 2.1), as its module defines them for its other routes.
+ * (docs/conventions.md#object-shapes), as its module defines them for its other routes.
  */
 import type { ContentRecords } from "../../behaviours/content/page";
 import type { TrashableKind } from "../../domain/entities";

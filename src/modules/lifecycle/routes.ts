@@ -1,7 +1,8 @@
 /**
- * The TRASH family and hard delete (behaviour.md 3) for questions, answers, articles, comments and topics:
- * `POST /{resource}/{ids}/trash`, `POST /{resource}/{ids}/untrash` and `DELETE /{resource}/{id}`. One route per
- * path serves one id or a comma list of at most 100 (DECISIONS.md); one id answers a record, a list an array.
+ * The TRASH family and hard delete (docs/operations.md#shared-families) for questions, answers, articles, comments and
+ * topics: `POST /{resource}/{ids}/trash`, `POST /{resource}/{ids}/untrash` and `DELETE /{resource}/{id}`. One route per
+ * path serves one id or a comma list of at most 100 (docs/decisions.md#batch-operations-act-on-the-listed-ids); one id
+ * answers a record, a list an array.
  */
 import { createRoute } from "@hono/zod-openapi";
 import { entities, has, kindsWith, type TrashableKind } from "../../domain/entities";
@@ -51,7 +52,8 @@ for (const type of kindsWith("trash")) {
           (action === "trash"
             ? `Sets delete_time on the listed live ${resource}; counters stop counting them.`
             : `Sets delete_time back to 0 on the listed trashed ${resource}; counters count them again.`) +
-          ` One id answers the record (its not-found code when it is missing or ${action === "trash" ? "already trashed" : "not trashed"});` +
+          " One id answers the record (its not-found code when it is missing or " +
+          `${action === "trash" ? "already trashed" : "not trashed"});` +
           " a comma list (at most 100) answers an array of the records acted on, skipping the others." +
           (type === "topic" && action === "untrash"
             ? " A topic whose name a live topic has taken stays in the trash (one id: 200001)."
@@ -79,10 +81,11 @@ for (const type of kindsWith("trash")) {
       tags,
       summary: `Delete ${resource} for good`,
       description:
-        "Removes the rows with everything attached to them (votes, reports, follows, topic links, comments with their " +
-        "replies, a question's answers) and recounts the counters they fed. " +
+        "Removes the rows with everything attached to them (votes, reports, follows, topic links, comments with " +
+        "their replies, a question's answers) and recounts the counters they fed. " +
         (authored
-          ? "One id: its author under the site's delete rules, or an administrator (who may also delete a trashed one). "
+          ? "One id: its author under the site's delete rules, or an administrator " +
+            "(who may also delete a trashed one). "
           : `Administrators only; a missing ${type} is not an error. `) +
         "A comma list (at most 100, administrators only) deletes the ones found and never fails.",
       ...(authored ? authorAccess : adminAccess),

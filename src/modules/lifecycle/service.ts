@@ -1,7 +1,8 @@
 /**
- * Rules of trash, untrash and delete (behaviour.md 3 TRASH family, 4.1; DECISIONS.md Content). Each operation
- * costs two D1 round trips after authentication: one read of the listed rows, to apply the rules, and one batch
- * carrying every write, cascade, counter, notification and the records it answers with.
+ * Rules of trash, untrash and delete (docs/operations.md#trash-untrash-and-delete,
+ * docs/permissions.md#author-edit-and-delete-rules; docs/decisions.md#content). Each operation costs two D1 round trips
+ * after authentication: one read of the listed rows, to apply the rules, and one batch carrying every write, cascade,
+ * counter, notification and the records it answers with.
  */
 import { eq, gt } from "drizzle-orm";
 import { recordsByIds } from "../../behaviours/content/page";
@@ -78,10 +79,10 @@ export async function move(
 }
 
 /**
- * Hard delete. A single id follows behaviour.md 4.1: missing, or trashed for a non-administrator, is NOT_FOUND;
- * then the author rules (administrators are exempt). Kinds without an author (topics) are for administrators
- * only and a missing one is a silent success (behaviour.md 3.5); a list (administrators only) deletes the rows
- * found, live or trashed, and never fails.
+ * Hard delete. A single id follows docs/permissions.md#author-edit-and-delete-rules: missing, or trashed for a
+ * non-administrator, is NOT_FOUND; then the author rules (administrators are exempt). Kinds without an author (topics)
+ * are for administrators only and a missing one is a silent success (docs/operations.md#topics); a list (administrators
+ * only) deletes the rows found, live or trashed, and never fails.
  */
 export async function remove(
   db: Db,

@@ -1,6 +1,7 @@
 /**
  * Queries on the caller's notifications. Every query names the receiver: nobody reads, marks or deletes
- * another user's notifications (DECISIONS.md fixes MDClub's all-users mark-read and delete-all).
+ * another user's notifications (docs/decisions.md#notifications-are-scoped-to-the-caller fixes MDClub's all-users
+ * mark-read and delete-all).
  */
 import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -40,7 +41,9 @@ function whereOf(receiverId: number, filter: NotificationFilter): SQL {
 
 const columns = getTableColumns(notifications);
 
-/** The caller's notifications, newest first (behaviour.md 3.7: fixed order); the id settles equal times. */
+/**
+ * The caller's notifications, newest first (docs/operations.md#notifications: fixed order); the id settles equal times.
+ */
 export function notificationsOf(receiverId: number, filter: NotificationFilter): ListSource {
   return {
     table: notifications,
@@ -112,7 +115,7 @@ export function removeNotifications(
 /**
  * What each include names: the notification column holding its id and the item's type. Table, liveness and
  * summary columns are the shared ones (behaviours/content/summaries.ts): content in the trash is shown as null,
- * users have no trash (behaviour.md 2.1).
+ * users have no trash (docs/conventions.md#object-shapes).
  */
 const related: Record<NotificationInclude, { by: SQLiteColumn; type: SummarisedKind }> = {
   receiver: { by: notifications.receiver_id, type: "user" },

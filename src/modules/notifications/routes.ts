@@ -1,6 +1,7 @@
 /**
- * Notifications (spec "Notification", operation 6; behaviour.md 3.7; DECISIONS.md): the caller's own, listed,
- * counted, marked read and deleted. Every route requires login and acts on the caller's notifications only.
+ * Notifications (spec "Notification", operation 6; docs/operations.md#notifications;
+ * docs/decisions.md#notifications-are-scoped-to-the-caller): the caller's own, listed, counted, marked read and
+ * deleted. Every route requires login and acts on the caller's notifications only.
  */
 import { createRoute } from "@hono/zod-openapi";
 import { ok, page } from "../../http/envelope";
@@ -41,7 +42,8 @@ router.openapi(
     tags,
     summary: "List my notifications",
     description:
-      "The caller's notifications, newest first. `type` keeps one kind; `read=true` keeps read ones, any other `read` value unread ones.",
+      "The caller's notifications, newest first. `type` keeps one kind; `read=true` keeps read ones, " +
+      "any other `read` value unread ones.",
     security,
     middleware,
     request: { query: NotificationPageQuery },
@@ -94,8 +96,9 @@ router.openapi(
     summary: "Mark notifications read",
     description:
       "Spec operation 6. One id or up to 100 comma-separated (more, or a part that is not an id: 200001). Marks the " +
-      "caller's unread ones read (a read one keeps its read_time) and answers the caller's ones among the ids, in the " +
-      "order listed, as one page; others' ids are skipped. A single id (no comma) that is not the caller's: 208001.",
+      "caller's unread ones read (a read one keeps its read_time) and answers the caller's ones among the ids, in " +
+      "the order listed, as one page; others' ids are skipped. " +
+      "A single id (no comma) that is not the caller's: 208001.",
     security,
     middleware,
     request: { params: ids, query: NotificationIncludeQuery },
@@ -124,7 +127,8 @@ router.openapi(
     tags,
     summary: "Delete notifications",
     description:
-      "One id or up to 100 comma-separated. Only the caller's are deleted; others' and unknown ids are silently skipped.",
+      "One id or up to 100 comma-separated. Only the caller's are deleted; " +
+      "others' and unknown ids are silently skipped.",
     security,
     middleware,
     request: { params: ids },

@@ -1,6 +1,7 @@
 /**
- * Zod schemas of the notifications routes (spec "Notification", operation 6, "Events"; behaviour.md 2.1, 3.7):
- * the record with its relationships and the queries (the nine kinds are behaviours/notification-events.ts's).
+ * Zod schemas of the notifications routes (spec "Notification", operation 6, "Events";
+ * docs/conventions.md#object-shapes, docs/operations.md#notifications): the record with its relationships and the
+ * queries (the nine kinds are behaviours/notification-events.ts's).
  */
 import { UserSummarySchema } from "../../behaviours/content/schema";
 import { NOTIFICATION_TYPES } from "../../behaviours/notification-events";
@@ -60,8 +61,8 @@ export const NotificationSchema = z
       .nullable()
       .openapi({
         description:
-          "for the *_deleted kinds: the item as it was before deletion, in its Question/Article/Answer/Comment record " +
-          "shape (delete_time for administrators only, no relationships); null for the other kinds",
+          "for the *_deleted kinds: the item as it was before deletion, in its Question/Article/Answer/Comment " +
+          "record shape (delete_time for administrators only, no relationships); null for the other kinds",
       }),
     create_time: int(),
     read_time: int().openapi({ description: "0 while unread" }),

@@ -1,8 +1,8 @@
 /**
- * Rules of the notifications routes (behaviour.md 3.7, spec operation 6, DECISIONS.md): everything is scoped to
- * the caller. A read is one batch after authentication (page, total and every include); a write is one batch
- * carrying the change, the COUNT(*) recount of the caller's `notification_unread` and, for the batch read, the
- * records it answers with.
+ * Rules of the notifications routes (docs/operations.md#notifications, spec operation 6,
+ * docs/decisions.md#notifications-are-scoped-to-the-caller): everything is scoped to the caller. A read is one batch
+ * after authentication (page, total and every include); a write is one batch carrying the change, the COUNT(*) recount
+ * of the caller's `notification_unread` and, for the batch read, the records it answers with.
  */
 import { itemsByIds, loadPage, type Page } from "../../behaviours/content/page";
 import { presentRecord, type Relationships } from "../../behaviours/content/present";
@@ -53,7 +53,10 @@ function notificationRelation(
     );
 }
 
-/** The item a `*_deleted` kind deleted: its key is left out of relationships (DECISIONS.md). */
+/**
+ * The item a `*_deleted` kind deleted: its key is left out of relationships
+ * (docs/decisions.md#the-deleted-item-has-no-relationship-key).
+ */
 const deletedKey: Partial<Record<NotificationType, NotificationInclude>> = {
   question_deleted: "question",
   article_deleted: "article",
@@ -77,7 +80,7 @@ const presentNotification =
     return { ...row, content_deleted: snapshot, ...(shown && { relationships: shown }) } as Notification;
   };
 
-/** `read`: absent → all; `true` → read ones; any other value → unread ones (behaviour.md 3.7). */
+/** `read`: absent → all; `true` → read ones; any other value → unread ones (docs/operations.md#notifications). */
 export const readFilter = (read: string | undefined): boolean | undefined =>
   read === undefined ? undefined : read === "true";
 
@@ -112,8 +115,8 @@ export async function countNotifications(
 /**
  * POST /notifications/{ids}/read (spec operation 6): marks the caller's unread ones among `ids` read and
  * answers the caller's ones among `ids`, in the order asked, with a pagination of one page holding them all
- * (DECISIONS.md: the spec's pagination). Others' ids are skipped; a single id that is not the caller's is
- * 208001.
+ * (docs/decisions.md#batch-notification-read-carries-pagination: the spec's pagination). Others' ids are skipped; a
+ * single id that is not the caller's is 208001.
  */
 export async function readNotifications(
   db: Db,

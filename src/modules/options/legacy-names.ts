@@ -1,6 +1,6 @@
 /**
- * Input aliases for the original MDClub option names and values (behaviour.md section 0; the real names are
- * those of the `mdclub-openapi` 1.0.2 package). The spec replaced brand names with neutral words, but admin
+ * Input aliases for the original MDClub option names and values (docs/options.md#renamed-vendor-fields; the real names
+ * are those of the `mdclub-openapi` 1.0.2 package). The spec replaced brand names with neutral words, but admin
  * front ends written for MDClub still send `cache_redis_port` or `storage_type: "qiniu"`. PATCH accepts both
  * forms; only the spec's names are stored and returned, and a field error is reported under the name the
  * client sent, so such a front end can show it next to its own input.

@@ -45,7 +45,8 @@ router.openapi(
     tags: ["options"],
     summary: "Change site settings (administrators)",
     description:
-      "Any fields of the record; unknown fields are ignored. The original MDClub names (`cache_redis_*`, `storage_qiniu_*`, " +
+      "Any fields of the record; unknown fields are ignored. " +
+      "The original MDClub names (`cache_redis_*`, `storage_qiniu_*`, " +
       "`redis`, `qiniu`, `bing` ...) are accepted as aliases. Returns the full record.",
     ...adminAccess,
     middleware: [adminRequired],

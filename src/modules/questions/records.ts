@@ -1,4 +1,7 @@
-/** How question rows become Question records (behaviour.md 2.1), with the includes `user`, `topics`, `is_following`, `voting`. */
+/**
+ * How question rows become Question records (docs/conventions.md#object-shapes), with the includes `user`, `topics`,
+ * `is_following`, `voting`.
+ */
 import type { ContentRecords } from "../../behaviours/content/page";
 import { presentRecord, type QuestionRow } from "../../behaviours/content/present";
 import {

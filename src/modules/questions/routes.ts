@@ -1,6 +1,6 @@
 /**
- * Questions (behaviour.md 3.1): the question list and records, asking and editing, followers (FOLLOW family),
- * and the question lists of a topic, of a user and of what a user follows. Answers are the answers module's;
+ * Questions (docs/operations.md#questions): the question list and records, asking and editing, followers (FOLLOW
+ * family), and the question lists of a topic, of a user and of what a user follows. Answers are the answers module's;
  * trash, untrash and delete are the lifecycle module's.
  */
 import { createRoute } from "@hono/zod-openapi";
@@ -44,7 +44,8 @@ mountList(router, {
   tags,
   summary: "List questions",
   description:
-    "Default order `-update_time`. Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
+    "Default order `-update_time`. " +
+    "Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
   query: QuestionListQuery,
   item: QuestionSchema,
   load: (db, view, query) => listQuestions(db, view, query, includeOf(query)),
@@ -89,8 +90,8 @@ router.openapi(
     tags,
     summary: "Edit a question",
     description:
-      "Checked in this order: the question is live (202001, administrators too), the author may edit it under the site " +
-      "settings (202002-202006; administrators may always), then the body. Only the fields sent change.",
+      "Checked in this order: the question is live (202001, administrators too), the author may edit it under the " +
+      "site settings (202002-202006; administrators may always), then the body. Only the fields sent change.",
     ...authorAccess,
     middleware: [loginRequired],
     request: {

@@ -1,4 +1,7 @@
-/** Zod schemas of the questions routes: the Question record (behaviour.md 2.1), bodies (4.6) and list queries. */
+/**
+ * Zod schemas of the questions routes: the Question record (docs/conventions.md#object-shapes), bodies
+ * (docs/content.md#validation) and list queries.
+ */
 import {
   adminOnly,
   contentFields,
@@ -55,7 +58,7 @@ export const QuestionSchema = z
 
 export type Question = z.infer<typeof QuestionSchema>;
 
-/** Spec operation 2, behaviour.md 4.6: at least one content field; markdown wins when both are sent. */
+/** Spec operation 2, docs/content.md#validation: at least one content field; markdown wins when both are sent. */
 export const QuestionCreateBody = z
   .object({ title: titleField, ...contentFields, topic_ids: topicIdsField })
   .openapi("QuestionCreate", { description: "At least one of content_markdown and content_rendered." });
@@ -66,12 +69,16 @@ export const QuestionEditBody = z
   .object({ title: titleField.optional(), ...contentFields, topic_ids: topicIdsField.optional() })
   .openapi("QuestionEdit", {
     description:
-      "Only the fields sent change. A title or content edit moves update_time; topic_ids replaces the set and does not.",
+      "Only the fields sent change. " +
+      "A title or content edit moves update_time; topic_ids replaces the set and does not.",
   });
 
 export type QuestionOrderField = "vote_count" | "create_time" | "update_time" | "delete_time";
 
-/** Every question list: the reference's default is `-update_time` (behaviour.md 3.1, 11.7). */
+/**
+ * Every question list: the reference's default is `-update_time` (docs/operations.md#questions,
+ * docs/decisions.md#default-list-orders).
+ */
 export const QUESTION_ORDER: OrderRule<QuestionOrderField> = {
   fields: ["vote_count", "create_time", "update_time"],
   adminFields: ["delete_time"],

@@ -1,5 +1,6 @@
 /**
- * Rules of the questions routes (behaviour.md 3.1, 3.11, 4.1, 4.6): those of every titled post
+ * Rules of the questions routes (docs/operations.md#questions, docs/counters.md,
+ * docs/permissions.md#author-edit-and-delete-rules, docs/content.md#validation): those of every titled post
  * (behaviours/content/titled-posts.ts) over the question records, writes and edit body.
  */
 import { titledPosts } from "../../behaviours/content/titled-posts";

@@ -1,7 +1,7 @@
 /**
- * Includes of reports and report groups (behaviour.md 2.1), each one statement for the whole page, loaded in the
- * page's own batch: the reporter, and the target's summary under its type's key (null when the target is missing
- * or trashed). A target summary appears only under the key of the row's own type.
+ * Includes of reports and report groups (docs/conventions.md#object-shapes), each one statement for the whole page,
+ * loaded in the page's own batch: the reporter, and the target's summary under its type's key (null when the target is
+ * missing or trashed). A target summary appears only under the key of the row's own type.
  */
 import type { Relationships } from "../../behaviours/content/present";
 import { authorRelation, includedRelations, type Relation } from "../../behaviours/content/relations";

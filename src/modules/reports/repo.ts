@@ -1,6 +1,7 @@
 /**
  * Queries on reports. A report's target is a (type, id) pair; one report per user and target is the table's
- * unique key (DECISIONS.md), so a duplicate is found by the insert itself, never by a read before it.
+ * unique key (docs/decisions.md#one-vote-follow-and-report-per-user-and-target), so a duplicate is found by the insert
+ * itself, never by a read before it.
  */
 import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
 import type { ListSource } from "../../behaviours/content/repo";
@@ -64,7 +65,8 @@ export function reportsOf(target: Target): ListSource {
 /**
  * GET /reports: one group per reported target, the target with the newest report first. The newest report's id
  * breaks ties between targets last reported within the same second; being unique, it also keeps pages apart.
- * `total` counts distinct targets (DECISIONS.md; the reference counted the first group's reports).
+ * `total` counts distinct targets (docs/decisions.md#report-list-total-counts-targets; the reference counted the first
+ * group's reports).
  */
 export function groupStatements(db: Db, type: ReportableKind | undefined, page: PageRequest) {
   const where = type ? eq(reports.reportable_type, type) : undefined;

@@ -1,6 +1,6 @@
 /**
- * Reports (spec "Report" and operation 7, behaviour.md 3.8): a user reports a question, answer, article, comment
- * or user; administrators list the reported targets, read the reports of one, and delete them.
+ * Reports (spec "Report" and operation 7, docs/operations.md#reports): a user reports a question, answer, article,
+ * comment or user; administrators list the reported targets, read the reports of one, and delete them.
  *
  * The spec's path segment is `{reportable_type}:{reportable_id}`. Hono cannot split one segment into two
  * parameters at a colon, so every route takes the segment as `{target}` and parses it (targets.ts). All routes

@@ -1,6 +1,7 @@
 /**
- * Zod schemas of the reports routes (spec "Report", operation 7; behaviour.md 2.1, 3.8): the Report record, the
- * report group of the administrators' list, the reason body and the queries.
+ * Zod schemas of the reports routes (spec "Report", operation 7; docs/conventions.md#object-shapes,
+ * docs/operations.md#reports): the Report record, the report group of the administrators' list, the reason body and the
+ * queries.
  */
 import { UserSummarySchema } from "../../behaviours/content/schema";
 import { includeQuery, pageQuery, relationships, z } from "../../http/openapi";
@@ -95,7 +96,7 @@ export const TARGET_DESCRIPTION =
 
 /**
  * `reason`: 2 to 200 characters counted in code points, as written (no trimming). Validated by the service after
- * the target (behaviour.md 3.8 checks type, target, reason, then duplicates), so no validator runs before it.
+ * the target (docs/operations.md#reports checks type, target, reason, then duplicates), so no validator runs before it.
  */
 export const ReportBody = z
   .object({

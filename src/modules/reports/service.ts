@@ -1,5 +1,5 @@
 /**
- * Rules of the reports routes (spec operation 7, behaviour.md 3.8): the order of checks on a new report, the
+ * Rules of the reports routes (spec operation 7, docs/operations.md#reports): the order of checks on a new report, the
  * administrators' lists and deletes. Each request is one batch after authentication: a list with every include
  * in the page's batch; a new report with its target check and duplicate detection in the insert's batch.
  */
@@ -30,7 +30,7 @@ const presentReport = (row: ReportRow, relationships: Relationships | undefined)
   ({ ...row, ...(relationships && { relationships }) }) as Report;
 
 /**
- * POST /reports/{type}:{id}. Checks in the reference's order (behaviour.md 3.8): type (parsed with the path),
+ * POST /reports/{type}:{id}. Checks in the reference's order (docs/operations.md#reports): type (parsed with the path),
  * target, reason, duplicate. Reporting oneself or one's own content is allowed.
  */
 export async function createReport(

@@ -1,6 +1,7 @@
 /**
- * What can be reported (behaviour.md 1 "report", 3.8) and how a target is named in a path: the reportable kinds
- * of the entity model, each shown by its summary (behaviours/content/summaries.ts): live content, or a user who exists.
+ * What can be reported (docs/data-model.md#reports, docs/operations.md#reports) and how a target is named in a path:
+ * the reportable kinds of the entity model, each shown by its summary (behaviours/content/summaries.ts): live content,
+ * or a user who exists.
  */
 import { type Summarised, summaries } from "../../behaviours/content/summaries";
 import { ApiError, validationError } from "../../core/errors";
@@ -22,8 +23,8 @@ const isReportableKind = (value: string): value is ReportableKind =>
   (REPORTABLE_TYPES as readonly string[]).includes(value);
 
 /**
- * One `{reportable_type}:{reportable_id}`. The type is checked first (207002, behaviour.md 3.8); a part without
- * a colon or with an id that is not a positive integer is a 200001 naming the path parameter.
+ * One `{reportable_type}:{reportable_id}`. The type is checked first (207002, docs/operations.md#reports); a part
+ * without a colon or with an id that is not a positive integer is a 200001 naming the path parameter.
  */
 export function parseTarget(part: string, param: string): Target {
   const colon = part.indexOf(":");
@@ -35,7 +36,10 @@ export function parseTarget(part: string, param: string): Target {
   return { type, id: Number(id) };
 }
 
-/** `type:id` or a comma list of at most 100 of them (DECISIONS.md: path lists hold at most 100). */
+/**
+ * `type:id` or a comma list of at most 100 of them (docs/decisions.md#id-lists-hold-at-most-100-ids: path lists hold at
+ * most 100).
+ */
 export function parseTargetList(value: string, param: string): Target[] {
   const parts = value.split(",");
   if (parts.length > MAX_IDS) throw validationError({ [param]: `at most ${MAX_IDS} targets` });

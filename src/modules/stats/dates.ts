@@ -1,6 +1,7 @@
 /**
- * The day range of the `new_*` statistics. Days are whole UTC days counted from the Unix epoch (DECISIONS.md
- * "Platform": statistics bucket by UTC day), so a day `d` holds the create times `[d * 86400, (d + 1) * 86400)`.
+ * The day range of the `new_*` statistics. Days are whole UTC days counted from the Unix epoch
+ * (docs/decisions.md#statistics-use-utc-days "Platform": statistics bucket by UTC day), so a day `d` holds the create
+ * times `[d * 86400, (d + 1) * 86400)`.
  */
 import { validationError } from "../../core/errors";
 import { now } from "../../lib/time";
@@ -10,7 +11,9 @@ export const DAY_SECONDS = 86400;
 /** One leap year: enough for a year-over-year chart, and it bounds the response size. */
 export const MAX_RANGE_DAYS = 366;
 
-/** The default range when neither end is given: the last 7 days, today included (behaviour.md section 8). */
+/**
+ * The default range when neither end is given: the last 7 days, today included (docs/stats-captcha-mail.md#statistics).
+ */
 const DEFAULT_RANGE_DAYS = 7;
 
 export interface DayRange {

@@ -9,7 +9,10 @@ import type { CountedKind } from "./schema";
 interface Counted {
   table: SQLiteTable;
   createTime: SQLiteColumn;
-  /** What the totals count; the per-day series count every row, trashed ones too (behaviour.md section 8). */
+  /**
+   * What the totals count; the per-day series count every row, trashed ones too
+   * (docs/stats-captcha-mail.md#statistics).
+   */
   live?: SQL;
 }
 

@@ -1,4 +1,4 @@
-/** GET /stats (behaviour.md sections 3.10 and 8): site statistics for administrators. */
+/** GET /stats (docs/stats-captcha-mail.md#statistics): site statistics for administrators. */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
 import { adminRequired } from "../../http/middleware/context";

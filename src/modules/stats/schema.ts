@@ -1,4 +1,4 @@
-/** Zod schemas of GET /stats (behaviour.md sections 3.10 and 8): the query and the statistics object. */
+/** Zod schemas of GET /stats (docs/stats-captcha-mail.md#statistics): the query and the statistics object. */
 import { includeQuery, z } from "../../http/openapi";
 
 /** What the statistics count; each has a total and a per-day series. */

@@ -1,6 +1,6 @@
 /**
- * GET /stats (behaviour.md section 8): every requested count in one `db.batch()`, so the route costs at most
- * two D1 round trips with authentication, whatever `include` names.
+ * GET /stats (docs/stats-captcha-mail.md#statistics): every requested count in one `db.batch()`, so the route costs at
+ * most two D1 round trips with authentication, whatever `include` names.
  */
 import { batch, type Db, readAs } from "../../db/client";
 import { type DayRange, daysOf } from "./dates";

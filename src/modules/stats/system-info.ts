@@ -1,6 +1,7 @@
 /**
  * `system_info` of GET /stats: what this deployment runs on. The original reported PHP, web server and disk
- * figures (behaviour.md section 8), none of which exist on Workers (section 11 item 28).
+ * figures (docs/stats-captcha-mail.md#statistics), none of which exist on Workers
+ * (docs/decisions.md#system-information-describes-the-platform).
  */
 import { version } from "../../../package.json";
 import type { SystemInfo } from "./schema";

@@ -1,5 +1,5 @@
 /**
- * Topic covers (behaviour.md 3.5, 7): creation and edits also come as multipart/form-data with `name`,
+ * Topic covers (docs/images.md#topic-covers): creation and edits also come as multipart/form-data with `name`,
  * `description` and an optional file `cover`. The cover is stored under the topic's owner folder in its three
  * sizes; a new cover deletes the old files after the row points at the new ones. A bad cover is a 200001 on
  * `cover` (the reference's 205002 is never used).
@@ -155,7 +155,8 @@ export function topicBody(json: typeof TopicCreateBody | typeof TopicEditBody, r
               format: "binary",
               description:
                 `optional: a PNG, JPEG, GIF or WebP file of at most ${TOPIC_COVER_LIMIT} bytes, stored in the sizes ` +
-                `${TOPIC_COVER_SIZES.map((s) => `${s.name} ${s.width}x${s.height}`).join(", ")}; a bad file is a 200001 on \`cover\``,
+                `${TOPIC_COVER_SIZES.map((s) => `${s.name} ${s.width}x${s.height}`).join(", ")}; ` +
+                "a bad file is a 200001 on `cover`",
             },
           },
         },

@@ -1,4 +1,7 @@
-/** How topic rows become Topic records (behaviour.md 2.1): cover URLs, and the one include `is_following`. */
+/**
+ * How topic rows become Topic records (docs/conventions.md#object-shapes): cover URLs, and the one include
+ * `is_following`.
+ */
 import type { ContentRecords } from "../../behaviours/content/page";
 import { presentTopic, type TopicRow } from "../../behaviours/content/present";
 import { followingRelation, includedRelations } from "../../behaviours/content/relations";

@@ -1,7 +1,7 @@
 /**
  * Queries on topics (their links to questions and articles are behaviours/topicable.ts's). Names are compared
  * through the same lower() the partial unique index uses, so a lookup and the index agree on what counts as the
- * same name among live topics (DECISIONS.md).
+ * same name among live topics (docs/decisions.md#names-and-addresses-are-unique-case-insensitively).
  */
 import { and, eq, ne, notExists, sql } from "drizzle-orm";
 import { selectLive } from "../../behaviours/content/repo";

@@ -1,5 +1,5 @@
 /**
- * Topics (behaviour.md 3.5): the topic list and records, administrators' creation and edits, followers (FOLLOW
+ * Topics (docs/operations.md#topics): the topic list and records, administrators' creation and edits, followers (FOLLOW
  * family) and the topics a user follows. A topic's questions and articles are listed by their own modules.
  * Trash, untrash and delete are the lifecycle module's.
  */
@@ -43,7 +43,8 @@ mountList(router, {
   tags,
   summary: "List topics",
   description:
-    "Default order `topic_id` ascending. Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
+    "Default order `topic_id` ascending. " +
+    "Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
   query: TopicListQuery,
   item: TopicSchema,
   load: (db, view, query) => listTopics(db, view, query, includeOf(query)),

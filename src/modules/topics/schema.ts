@@ -1,4 +1,7 @@
-/** Zod schemas of the topics routes (behaviour.md 2.1, 3.5): the Topic record, its bodies and list queries. */
+/**
+ * Zod schemas of the topics routes (docs/conventions.md#object-shapes, docs/operations.md#topics): the Topic record,
+ * its bodies and list queries.
+ */
 import { adminOnly, trashedFilter } from "../../behaviours/content/schema";
 import {
   ImageUrlsSchema,
@@ -37,7 +40,8 @@ export const TopicCreateBody = z
   .object({ name: trimmedText(20), description: trimmedText(1000) })
   .openapi("TopicCreate", {
     description:
-      "Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown.",
+      "Names are unique case-insensitively among live topics. " +
+      "A cover comes with the multipart form of the same route; without one the default cover is shown.",
   });
 
 export const TopicEditBody = TopicCreateBody.partial().openapi("TopicEdit", {
@@ -54,7 +58,7 @@ export const TopicPageQuery = z.object({ ...pageQuery, include });
 
 export type TopicOrderField = "topic_id" | "follower_count" | "delete_time";
 
-/** GET /topics: the reference's default is `topic_id` ascending (behaviour.md 3.5). */
+/** GET /topics: the reference's default is `topic_id` ascending (docs/operations.md#topics). */
 export const TOPIC_ORDER: OrderRule<TopicOrderField> = {
   fields: ["topic_id", "follower_count"],
   adminFields: ["delete_time"],

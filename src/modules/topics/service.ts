@@ -1,5 +1,5 @@
 /**
- * Rules of the topics routes (behaviour.md 3.5): who sees trashed topics, name uniqueness among live topics,
+ * Rules of the topics routes (docs/operations.md#topics): who sees trashed topics, name uniqueness among live topics,
  * and the lists of topics. Every operation is one batch after authentication: checks, writes, the record they
  * answer with and its relations travel together.
  */
@@ -25,17 +25,17 @@ export function listTopics(db: Db, view: View, query: TopicListQuery, include: S
   return filteredPage(db, view, topicRecords, filter, query, include);
 }
 
-/** The live topics a user follows, newest follow first (behaviour.md 3.6); 201003 when the user is missing. */
+/** The live topics a user follows, newest follow first (docs/operations.md#users); 201003 when the user is missing. */
 export function listFollowedTopics(db: Db, view: View, userId: number, query: PageQuery, include: Set<TopicInclude>) {
   return pageOf(db, view, topicRecords, followedBy("topic", userId), query, include, userExists(db, view, userId));
 }
 
-/** One topic; trashed ones only for administrators (DECISIONS.md, content). */
+/** One topic; trashed ones only for administrators (docs/decisions.md#content). */
 export function getTopic(db: Db, view: View, id: number, include: Set<TopicInclude>): Promise<Topic> {
   return loadOne(db, view, topicRecords, id, include);
 }
 
-/** A duplicate name is a 200001 on `name` with 409, as for taken usernames (DECISIONS.md, wire format). */
+/** A duplicate name is a 200001 on `name` with 409, as for taken usernames (docs/decisions.md#wire-format). */
 const nameTaken = () => validationError({ name: "a topic with this name already exists" }, 409);
 
 export async function createTopic(

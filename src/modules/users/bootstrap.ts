@@ -1,8 +1,8 @@
 /**
- * The first administrator (DECISIONS.md): created from ADMIN_USERNAME, ADMIN_EMAIL and ADMIN_PASSWORD when the
- * users table is empty. The insert is a guarded `INSERT ... SELECT ... WHERE NOT EXISTS`, batched in front of
- * every statement that could create or look up the first account (login and registration), so it costs no
- * round trip of its own and nobody can register before the administrator exists.
+ * The first administrator (docs/decisions.md#administrators-are-a-role): created from ADMIN_USERNAME, ADMIN_EMAIL and
+ * ADMIN_PASSWORD when the users table is empty. The insert is a guarded `INSERT ... SELECT ... WHERE NOT EXISTS`,
+ * batched in front of every statement that could create or look up the first account (login and registration), so it
+ * costs no round trip of its own and nobody can register before the administrator exists.
  */
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Bindings } from "../../core/env";

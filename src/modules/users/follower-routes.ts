@@ -1,5 +1,5 @@
 /**
- * The FOLLOW family's routes (behaviour.md 3) for one followable kind: GET, POST and DELETE
+ * The FOLLOW family's routes (docs/operations.md#shared-families) for one followable kind: GET, POST and DELETE
  * `/{resource}/{id}/followers`, with the resource, parameter and tag of its entity (domain/entities.ts). Mounted
  * by each resource's module, e.g. `mountFollowerRoutes(router, followTargets.user)`; here because a follower
  * list is a list of User records, and the statements are behaviours/followable.ts's.

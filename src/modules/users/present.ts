@@ -1,7 +1,7 @@
 /**
  * The User record on the wire (spec "User (full record)"; the user summary is behaviours/content/present.ts's).
- * Restricted fields are shown to administrators and to the user themself (DECISIONS.md); the password hash and
- * role never leave the server.
+ * Restricted fields are shown to administrators and to the user themself
+ * (docs/decisions.md#users-see-their-own-restricted-fields); the password hash and role never leave the server.
  */
 import { avatarUrls, type UserRow } from "../../behaviours/content/present";
 import type { View } from "../../http/view";

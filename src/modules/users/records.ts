@@ -10,7 +10,10 @@ import { readAs } from "../../db/client";
 import { presentUser, type UserRelationships } from "./present";
 import { USER_INCLUDES, type User, type UserInclude, UserSchema } from "./schema";
 
-/** The relationships `include` asks for; following and followed are false for the caller's own record (behaviour.md 2.1). */
+/**
+ * The relationships `include` asks for; following and followed are false for the caller's own record
+ * (docs/conventions.md#object-shapes).
+ */
 export function userRelationships(
   include: Set<UserInclude>,
   self: boolean,

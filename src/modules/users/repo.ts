@@ -34,7 +34,10 @@ export function filteredUsers(filter: UserFilter, order: Order<UserOrderField>):
   };
 }
 
-/** Users reached through follow rows; disabled ones are left out of follower lists (behaviour.md 4.3). */
+/**
+ * Users reached through follow rows; disabled ones are left out of follower lists
+ * (docs/permissions.md#disabled-users-in-lists).
+ */
 export function usersThroughFollows(join: FollowJoin, enabledOnly: boolean): ListSource {
   return {
     ...usersById,

@@ -1,5 +1,5 @@
 /**
- * Users (behaviour.md 3.6): the caller's own record, the user list and records, administrators' edits and
+ * Users (docs/operations.md#users): the caller's own record, the user list and records, administrators' edits and
  * disabling, and follows between users (the FOLLOW family from behaviours/followable).
  */
 import { createRoute } from "@hono/zod-openapi";

@@ -58,7 +58,10 @@ export const UserPageQuery = z.object({ ...pageQuery, include });
 
 export type UserOrderField = "follower_count" | "create_time" | "disable_time";
 
-/** GET /users: the reference's default is `create_time` ascending (behaviour.md 3.6, 11.7). */
+/**
+ * GET /users: the reference's default is `create_time` ascending (docs/operations.md#users,
+ * docs/decisions.md#default-list-orders).
+ */
 export const USER_ORDER: OrderRule<UserOrderField> = {
   fields: ["follower_count", "create_time"],
   adminFields: ["disable_time"],

@@ -60,7 +60,10 @@ export function listUsers(db: Db, view: View, query: UserListQuery, include: Set
   );
 }
 
-/** The followers of any followable target, newest follow first, without disabled users (behaviour.md 4.3). */
+/**
+ * The followers of any followable target, newest follow first, without disabled users
+ * (docs/permissions.md#disabled-users-in-lists).
+ */
 export function listFollowers(
   db: Db,
   view: View,
@@ -76,7 +79,10 @@ export function listFollowers(
   });
 }
 
-/** The users a user follows, newest follow first; disabled ones stay listed (behaviour.md 4.3). */
+/**
+ * The users a user follows, newest follow first; disabled ones stay listed
+ * (docs/permissions.md#disabled-users-in-lists).
+ */
 export function listFollowees(db: Db, view: View, userId: number, query: PageQuery, include: Set<UserInclude>) {
   const source = usersThroughFollows(followingJoin(followTargets.user, userId), false);
   return pageOf(db, view, userRecords, source, query, include, userExists(db, view, userId));
@@ -122,7 +128,8 @@ export function editProfile(
 
 /**
  * Disables users: disable_time = now and every token of theirs is deleted in the same batch, so they are
- * logged out at once. An administrator cannot disable themself (DECISIONS.md).
+ * logged out at once. An administrator cannot disable themself
+ * (docs/decisions.md#administrators-cannot-disable-themselves).
  */
 export function disable(
   db: Db,

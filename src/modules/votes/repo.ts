@@ -1,4 +1,7 @@
-/** The voters of a target as a list source: users joined through `votes`, disabled users left out (behaviour.md 4.3). */
+/**
+ * The voters of a target as a list source: users joined through `votes`, disabled users left out
+ * (docs/permissions.md#disabled-users-in-lists).
+ */
 import { and, eq } from "drizzle-orm";
 import type { ListSource } from "../../behaviours/content/repo";
 import { type VoteTarget, type VoteType, votersJoin } from "../../behaviours/votable";

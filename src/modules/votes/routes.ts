@@ -1,6 +1,6 @@
 /**
- * The VOTE family's routes (behaviour.md 3): GET, POST and DELETE `/{resource}/{id}/voters`, mounted once for
- * each votable kind of the entity model.
+ * The VOTE family's routes (docs/operations.md#shared-families): GET, POST and DELETE `/{resource}/{id}/voters`,
+ * mounted once for each votable kind of the entity model.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { unvote, type VoteTarget, vote, voteTargets } from "../../behaviours/votable";
@@ -42,7 +42,8 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
       tags,
       summary: `Vote on a ${target.type}`,
       description:
-        "The same vote again changes nothing; the other type replaces the vote. A type other than up or down is 200006.",
+        "The same vote again changes nothing; the other type replaces the vote. " +
+        "A type other than up or down is 200006.",
       security: authSecurity,
       middleware: [loginRequired],
       request: { params, body: jsonBody(VoteBody) },
@@ -59,7 +60,7 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
       return ok(c, counts);
     },
     // The reference answers 200006, not a field error, for any body without a valid type, and checks it
-    // before the target exists (behaviour.md 3.2). The path id still fails as every route's does.
+    // before the target exists (docs/operations.md#votes). The path id still fails as every route's does.
     (result, c) => {
       if (!result.success && result.target === "json") throw new ApiError("VOTE_TYPE_INVALID");
       return router.defaultHook?.(result, c);

@@ -1,9 +1,12 @@
-/** Zod schemas of the VOTE family (behaviour.md 3): the vote body, the counts a write answers, the voters query. */
+/**
+ * Zod schemas of the VOTE family (docs/operations.md#shared-families): the vote body, the counts a write answers, the
+ * voters query.
+ */
 import { VOTE_TYPES } from "../../behaviours/votable";
 import { z } from "../../http/openapi";
 import { UserPageQuery } from "../users/schema";
 
-/** A body without a valid `type` is a 200006, not a 200001 (behaviour.md 3.2): see the routes' hook. */
+/** A body without a valid `type` is a 200006, not a 200001 (docs/operations.md#votes): see the routes' hook. */
 export const VoteBody = z.object({ type: z.enum(VOTE_TYPES) }).openapi("Vote");
 
 export const VoteCountsSchema = z

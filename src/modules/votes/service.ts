@@ -1,5 +1,5 @@
 /**
- * The voters list (behaviour.md 3 VOTE family): one batch holding the target's existence check, the total, the
+ * The voters list (docs/operations.md#votes): one batch holding the target's existence check, the total, the
  * page of users and every requested include, so it costs one round trip after authentication.
  */
 import { type Page, pageOf } from "../../behaviours/content/page";
