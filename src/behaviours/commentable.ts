@@ -1,7 +1,7 @@
 /**
  * The COMMENTS family's writes (docs/operations.md#shared-families) on every commentable kind of the entity model
  * (domain/entities.ts): a comment on a question, answer or article, or a reply (a comment whose target is a
- * comment). The comments module mounts its routes once per target.
+ * comment). Each commentable kind's module mounts its routes (modules/comments/commentable-routes.ts).
  */
 import type { SQL } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";

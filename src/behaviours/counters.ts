@@ -1,5 +1,5 @@
 /**
- * Counters by one rule (docs/counters.md; docs/decisions.md#content: counters count what a reader sees): every
+ * Counters by one rule (docs/counters.md; docs/decisions.md#counters-count-what-a-reader-sees): every
  * stored counter is set to a COUNT(*) of the rows it counts, by an UPDATE in the same batch as the write that
  * changes them. Creates, trash, untrash, delete, votes, follows and notifications all recount through
  * {@link recount}, so concurrent or repeated requests can never double count, a hard delete of a trashed row

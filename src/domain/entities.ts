@@ -69,7 +69,6 @@ const model = <const F extends Record<string, Facts>>(facts: F): Model<F> =>
     Object.entries(facts).map(([type, fact]) => [type, { ...fact, type, columns: getTableColumns(fact.table) }]),
   ) as Model<F>;
 
-// The order is the order routes are mounted in.
 export const entities = model({
   question: {
     table: questions,

@@ -1,101 +1,73 @@
 /**
- * GET routes that answer a page of records. Each declares its path, documentation, query and record schemas and
- * a loader; the handler (validated query and path, the loader, the page envelope) is written once here.
+ * GET routes that answer a page of records: the answer (the route's loader, then the page envelope) and the pair
+ * of routes every list about one user comes in.
  */
-import { createRoute, type OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import { createRoute, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { Pagination } from "../lib/pagination";
 import type { AppEnv } from "./app-env";
 import { page } from "./envelope";
-import { adminRequired, loginRequired } from "./middleware/context";
-import { adminAccess, authSecurity, pageResponse, pathId } from "./openapi";
+import { loginRequired } from "./middleware/context";
+import { authSecurity, pageResponse, pathId } from "./openapi";
 import { requireViewer, type View, viewOf } from "./view";
 
 type Loaded = Promise<{ data: unknown[]; pagination: Pagination }>;
 
-export interface ListRoute<Q extends z.ZodObject, P extends z.ZodObject> {
-  path: string;
-  tags: string[];
-  summary: string;
-  description: string;
-  /** `loginRequired` or `adminRequired`, documented as needing a token; anyone may list without it. */
-  access?: MiddlewareHandler<AppEnv>;
-  params?: P;
-  query: Q;
-  item: z.ZodType;
-  load(db: Db, view: View, query: z.output<Q>, params: z.output<P>): Loaded;
-}
-
 /**
- * What a route's validators produced: the one handler below serves every list, so its routes are typed as any route.
+ * A list route's answer: the page a loader produced in the page envelope. The records are the loader's presented
+ * rows, typed as whatever the route documents.
  */
-const valid = <T>(c: Context<AppEnv>, target: "param" | "query") =>
-  (c.req as unknown as { valid(target: string): T }).valid(target);
+export const pageOf = async (c: Context, loaded: Loaded) => {
+  const { data, pagination } = await loaded;
+  return page(c, data as never[], pagination);
+};
 
-export function mountList<Q extends z.ZodObject, P extends z.ZodObject>(
-  router: OpenAPIHono<AppEnv>,
-  route: ListRoute<Q, P>,
-) {
-  const config: RouteConfig = createRoute({
-    method: "get",
-    path: route.path,
-    tags: route.tags,
-    summary: route.summary,
-    description: route.description,
-    ...(route.access && {
-      ...(route.access === adminRequired ? adminAccess : { security: authSecurity }),
-      middleware: [route.access],
-    }),
-    request: { params: route.params, query: route.query },
-    responses: pageResponse(route.item),
-  });
-  router.openapi(config, async (c) => {
-    const result = await route.load(
-      c.get("db"),
-      viewOf(c),
-      valid<z.output<Q>>(c, "query"),
-      valid<z.output<P>>(c, "param"),
-    );
-    return page(c, result.data, result.pagination);
-  });
-}
-
-export interface UserList<Q extends z.ZodObject> {
+export interface UserList<Q extends z.ZodObject, I extends z.ZodType> {
   /** The last path segment, e.g. `questions` or `following_topics`. */
   name: string;
   /** The two routes' summaries, e.g. "A user's questions" and "The caller's questions". */
   summaries: { user: string; caller: string };
   description: string;
   query: Q;
-  item: z.ZodType;
+  item: I;
   load(db: Db, view: View, userId: number, query: z.output<Q>): Loaded;
 }
 
+/** What a route's validators produced, read by a handler that serves two routes. */
+const valid = <T>(c: Context<AppEnv>, target: "param" | "query") =>
+  (c.req as unknown as { valid(target: string): T }).valid(target);
+
 /**
- * A list about one user (docs/operations.md#users), mounted twice: `/users/{user_id}/<name>` for anyone (201003 when
- * the user is missing) and `/user/<name>` for the logged-in caller (201001 for anyone else).
+ * A list about one user (docs/operations.md#users) comes as two routes: `/users/{user_id}/<name>` for anyone (201003
+ * when the user is missing) and `/user/<name>` for the logged-in caller (201001 for anyone else).
  */
-export function mountUserList<Q extends z.ZodObject>(router: OpenAPIHono<AppEnv>, list: UserList<Q>) {
+export function userListRoutes<Q extends z.ZodObject, I extends z.ZodType>(list: UserList<Q, I>) {
   const { query, item } = list;
-  mountList(router, {
+  const ofUser = createRoute({
+    method: "get",
     path: `/users/{user_id}/${list.name}`,
     tags: ["users"],
     summary: list.summaries.user,
     description: `${list.description} 201003 when the user does not exist.`,
-    params: pathId("user_id"),
-    query,
-    item,
-    load: (db, view, query, params) => list.load(db, view, params.user_id, query),
+    request: { params: pathId("user_id"), query },
+    responses: pageResponse(item),
   });
-  mountList(router, {
+  const ofCaller = createRoute({
+    method: "get",
     path: `/user/${list.name}`,
     tags: ["users"],
     summary: list.summaries.caller,
     description: list.description,
-    access: loginRequired,
-    query,
-    item,
-    load: (db, view, query) => list.load(db, view, requireViewer(view).user_id, query),
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query },
+    responses: pageResponse(item),
   });
+  // `/user/<name>` has no path id: its user is the caller, whom loginRequired has let through.
+  const handler = (c: Context<AppEnv>) => {
+    const userId = valid<{ user_id: number } | undefined>(c, "param")?.user_id ?? requireViewer(viewOf(c)).user_id;
+    return pageOf(c, list.load(c.get("db"), viewOf(c), userId, valid<z.output<Q>>(c, "query")));
+  };
+  return { ofUser, ofCaller, handler };
 }

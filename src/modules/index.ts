@@ -7,7 +7,6 @@ import comments from "./comments/routes";
 import emails from "./emails/routes";
 import files from "./files/routes";
 import images from "./images/routes";
-import lifecycle from "./lifecycle/routes";
 import notifications from "./notifications/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
@@ -15,7 +14,6 @@ import reports from "./reports/routes";
 import stats from "./stats/routes";
 import topics from "./topics/routes";
 import users from "./users/routes";
-import votes from "./votes/routes";
 
 export const routers = [
   options,
@@ -27,8 +25,6 @@ export const routers = [
   answers,
   articles,
   comments,
-  votes,
-  lifecycle,
   reports,
   notifications,
   images,

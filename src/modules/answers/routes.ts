@@ -1,17 +1,18 @@
 /**
  * Answers (spec operation 2, docs/operations.md#answers): answering a question, the answers of a question and of a
- * user, single answers, edits, and the administrators' list of all answers. Trash, untrash and delete are the
- * lifecycle module's.
+ * user, single answers, edits, the administrators' list of all answers, and the routes of an answer's capabilities
+ * (voters, comments, trash and delete: modules/capabilities.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
-import { mountList, mountUserList } from "../../http/list-routes";
+import { pageOf, userListRoutes } from "../../http/list-routes";
 import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
-import { authorAccess, authSecurity, okResponse, pathId } from "../../http/openapi";
+import { adminAccess, authorAccess, authSecurity, okResponse, pageResponse, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
+import { mountCapabilities } from "../capabilities";
 import {
   ANSWER_INCLUDES,
   AnswerBody,
@@ -29,6 +30,7 @@ const QuestionIdParam = pathId("question_id");
 const answerBody = laterCheckedBody(router, "AnswerContent", AnswerBody);
 const includeOf = (query: { include?: string }) => parseInclude(query.include, ANSWER_INCLUDES);
 
+// Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
   createRoute({
     method: "post",
@@ -59,27 +61,42 @@ router.openapi(
   },
 );
 
-mountList(router, {
-  path: "/questions/{question_id}/answers",
-  tags,
-  summary: "The answers of a question",
-  description: "The question must be live (202001); trashed answers are left out. Default order `-create_time`.",
-  params: QuestionIdParam,
-  query: AnswerPageQuery,
-  item: AnswerSchema,
-  load: (db, view, query, params) => listQuestionAnswers(db, view, params.question_id, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/questions/{question_id}/answers",
+    tags,
+    summary: "The answers of a question",
+    description: "The question must be live (202001); trashed answers are left out. Default order `-create_time`.",
+    request: { params: QuestionIdParam, query: AnswerPageQuery },
+    responses: pageResponse(AnswerSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(
+      c,
+      listQuestionAnswers(c.get("db"), viewOf(c), c.req.valid("param").question_id, query, includeOf(query)),
+    );
+  },
+);
 
-mountList(router, {
-  path: "/answers",
-  tags,
-  summary: "List all answers (administrators)",
-  description: "Default order `-create_time`; `trashed=true` lists only trashed answers.",
-  access: adminRequired,
-  query: AnswerListQuery,
-  item: AnswerSchema,
-  load: (db, view, query) => listAnswers(db, view, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/answers",
+    tags,
+    summary: "List all answers (administrators)",
+    description: "Default order `-create_time`; `trashed=true` lists only trashed answers.",
+    ...adminAccess,
+    middleware: [adminRequired],
+    request: { query: AnswerListQuery },
+    responses: pageResponse(AnswerSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listAnswers(c.get("db"), viewOf(c), query, includeOf(query)));
+  },
+);
 
 router.openapi(
   createRoute({
@@ -95,6 +112,7 @@ router.openapi(
     ok(c, await getAnswer(c.get("db"), viewOf(c), c.req.valid("param").answer_id, includeOf(c.req.valid("query")))),
 );
 
+// Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
   createRoute({
     method: "patch",
@@ -125,7 +143,7 @@ router.openapi(
   },
 );
 
-mountUserList(router, {
+const userAnswers = userListRoutes({
   name: "answers",
   summaries: { user: "A user's answers", caller: "The caller's answers" },
   description: "Trashed answers are left out. Default order `-create_time`.",
@@ -133,5 +151,9 @@ mountUserList(router, {
   item: AnswerSchema,
   load: (db, view, userId, query) => listUserAnswers(db, view, userId, query, includeOf(query)),
 });
+router.openapi(userAnswers.ofUser, userAnswers.handler);
+router.openapi(userAnswers.ofCaller, userAnswers.handler);
+
+mountCapabilities(router, "answer");
 
 export default router;

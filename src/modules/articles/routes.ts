@@ -1,19 +1,18 @@
 /**
  * Articles (docs/operations.md#articles): create, edit, read and list them, the articles of a topic, of a user (spec
- * operation 8) and those a user follows, and the FOLLOW family on articles. Their comments are mounted with the
- * other COMMENTS routes (modules/comments); trash and delete belong to the lifecycle module.
+ * operation 8) and those a user follows, and the routes of an article's capabilities (voters, followers, comments,
+ * trash and delete: modules/capabilities.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
-import { followTargets } from "../../behaviours/followable";
 import { ok } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
-import { mountList, mountUserList } from "../../http/list-routes";
+import { pageOf, userListRoutes } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../http/openapi";
+import { authorAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { mountFollowerRoutes } from "../users/follower-routes";
+import { mountCapabilities } from "../capabilities";
 import {
   ARTICLE_INCLUDES,
   ArticleCreateBody,
@@ -57,6 +56,7 @@ router.openapi(
   },
 );
 
+// Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
   createRoute({
     method: "patch",
@@ -105,28 +105,39 @@ router.openapi(
     ok(c, await getArticle(c.get("db"), viewOf(c), c.req.valid("param").article_id, includeOf(c.req.valid("query")))),
 );
 
-mountList(router, {
-  path: "/articles",
-  tags,
-  summary: "List articles",
-  description: "Filters combine; `trashed=true` lists only the trash (administrators). Default order `-create_time`.",
-  query: ArticleListQuery,
-  item: ArticleSchema,
-  load: (db, view, query) => listArticles(db, view, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/articles",
+    tags,
+    summary: "List articles",
+    description: "Filters combine; `trashed=true` lists only the trash (administrators). Default order `-create_time`.",
+    request: { query: ArticleListQuery },
+    responses: pageResponse(ArticleSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listArticles(c.get("db"), viewOf(c), query, includeOf(query)));
+  },
+);
 
-mountList(router, {
-  path: "/topics/{topic_id}/articles",
-  tags: ["topics"],
-  summary: "The articles of a topic",
-  description: "Trashed articles are left out. Default order `-create_time`.",
-  params: pathId("topic_id"),
-  query: ArticlePageQuery,
-  item: ArticleSchema,
-  load: (db, view, query, params) => listTopicArticles(db, view, params.topic_id, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/topics/{topic_id}/articles",
+    tags: ["topics"],
+    summary: "The articles of a topic",
+    description: "Trashed articles are left out. Default order `-create_time`.",
+    request: { params: pathId("topic_id"), query: ArticlePageQuery },
+    responses: pageResponse(ArticleSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listTopicArticles(c.get("db"), viewOf(c), c.req.valid("param").topic_id, query, includeOf(query)));
+  },
+);
 
-mountUserList(router, {
+const userArticles = userListRoutes({
   name: "articles",
   summaries: { user: "A user's articles", caller: "The caller's articles" },
   description: "Live ones only. Default order `-create_time`; `delete_time` for administrators only.",
@@ -134,8 +145,10 @@ mountUserList(router, {
   item: ArticleSchema,
   load: (db, view, userId, query) => listUserArticles(db, view, userId, query, includeOf(query)),
 });
+router.openapi(userArticles.ofUser, userArticles.handler);
+router.openapi(userArticles.ofCaller, userArticles.handler);
 
-mountUserList(router, {
+const followingArticles = userListRoutes({
   name: "following_articles",
   summaries: { user: "The articles a user follows", caller: "The articles the caller follows" },
   description: "Live ones, newest follow first.",
@@ -143,7 +156,9 @@ mountUserList(router, {
   item: ArticleSchema,
   load: (db, view, userId, query) => listFollowedArticles(db, view, userId, query, includeOf(query)),
 });
+router.openapi(followingArticles.ofUser, followingArticles.handler);
+router.openapi(followingArticles.ofCaller, followingArticles.handler);
 
-mountFollowerRoutes(router, followTargets.article);
+mountCapabilities(router, "article");
 
 export default router;

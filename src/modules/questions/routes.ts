@@ -1,19 +1,18 @@
 /**
- * Questions (docs/operations.md#questions): the question list and records, asking and editing, followers (FOLLOW
- * family), and the question lists of a topic, of a user and of what a user follows. Answers are the answers module's;
- * trash, untrash and delete are the lifecycle module's.
+ * Questions (docs/operations.md#questions): the question list and records, asking and editing, the question lists of
+ * a topic, of a user and of what a user follows, and the routes of a question's capabilities (voters, followers,
+ * comments, trash and delete: modules/capabilities.ts). A question's answers are the answers module's.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { followTargets } from "../../behaviours/followable";
 import { ok } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
-import { mountList, mountUserList } from "../../http/list-routes";
+import { pageOf, userListRoutes } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authorAccess, authSecurity, jsonBody, okResponse, pathId } from "../../http/openapi";
+import { authorAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { mountFollowerRoutes } from "../users/follower-routes";
+import { mountCapabilities } from "../capabilities";
 import {
   QUESTION_INCLUDES,
   QuestionCreateBody,
@@ -39,17 +38,23 @@ const tags = ["questions"];
 const QuestionIdParam = pathId("question_id");
 const includeOf = (query: { include?: string }) => parseInclude(query.include, QUESTION_INCLUDES);
 
-mountList(router, {
-  path: "/questions",
-  tags,
-  summary: "List questions",
-  description:
-    "Default order `-update_time`. " +
-    "Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
-  query: QuestionListQuery,
-  item: QuestionSchema,
-  load: (db, view, query) => listQuestions(db, view, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/questions",
+    tags,
+    summary: "List questions",
+    description:
+      "Default order `-update_time`. " +
+      "Administrators may ask `trashed=true` (only trashed questions) and order by `delete_time`.",
+    request: { query: QuestionListQuery },
+    responses: pageResponse(QuestionSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listQuestions(c.get("db"), viewOf(c), query, includeOf(query)));
+  },
+);
 
 router.openapi(
   createRoute({
@@ -83,6 +88,7 @@ router.openapi(
     ok(c, await getQuestion(c.get("db"), viewOf(c), c.req.valid("param").question_id, includeOf(c.req.valid("query")))),
 );
 
+// Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
   createRoute({
     method: "patch",
@@ -117,18 +123,26 @@ router.openapi(
   },
 );
 
-mountList(router, {
-  path: "/topics/{topic_id}/questions",
-  tags: ["topics"],
-  summary: "The questions of a topic",
-  description: "Trashed questions are left out. Default order `-update_time`.",
-  params: pathId("topic_id"),
-  query: QuestionPageQuery,
-  item: QuestionSchema,
-  load: (db, view, query, params) => listTopicQuestions(db, view, params.topic_id, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/topics/{topic_id}/questions",
+    tags: ["topics"],
+    summary: "The questions of a topic",
+    description: "Trashed questions are left out. Default order `-update_time`.",
+    request: { params: pathId("topic_id"), query: QuestionPageQuery },
+    responses: pageResponse(QuestionSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(
+      c,
+      listTopicQuestions(c.get("db"), viewOf(c), c.req.valid("param").topic_id, query, includeOf(query)),
+    );
+  },
+);
 
-mountUserList(router, {
+const userQuestions = userListRoutes({
   name: "questions",
   summaries: { user: "A user's questions", caller: "The caller's questions" },
   description: "Trashed questions are left out. Default order `-update_time`.",
@@ -136,8 +150,10 @@ mountUserList(router, {
   item: QuestionSchema,
   load: (db, view, userId, query) => listUserQuestions(db, view, userId, query, includeOf(query)),
 });
+router.openapi(userQuestions.ofUser, userQuestions.handler);
+router.openapi(userQuestions.ofCaller, userQuestions.handler);
 
-mountUserList(router, {
+const followingQuestions = userListRoutes({
   name: "following_questions",
   summaries: { user: "The questions a user follows", caller: "The questions the caller follows" },
   description: "Newest follow first; trashed questions are left out.",
@@ -145,7 +161,9 @@ mountUserList(router, {
   item: QuestionSchema,
   load: (db, view, userId, query) => listFollowedQuestions(db, view, userId, query, includeOf(query)),
 });
+router.openapi(followingQuestions.ofUser, followingQuestions.handler);
+router.openapi(followingQuestions.ofCaller, followingQuestions.handler);
 
-mountFollowerRoutes(router, followTargets.question);
+mountCapabilities(router, "question");
 
 export default router;

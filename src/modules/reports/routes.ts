@@ -35,6 +35,7 @@ const path = "/reports/{target}";
 const OneTarget = TargetParam(TARGET_DESCRIPTION);
 const reportIncludes = (query: { include?: string }) => parseInclude(query.include, REPORT_INCLUDES);
 
+// Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
   createRoute({
     method: "post",

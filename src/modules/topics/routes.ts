@@ -1,18 +1,17 @@
 /**
- * Topics (docs/operations.md#topics): the topic list and records, administrators' creation and edits, followers (FOLLOW
- * family) and the topics a user follows. A topic's questions and articles are listed by their own modules.
- * Trash, untrash and delete are the lifecycle module's.
+ * Topics (docs/operations.md#topics): the topic list and records, administrators' creation and edits, the topics a
+ * user follows, and the routes of a topic's capabilities (followers, trash and delete: modules/capabilities.ts). A
+ * topic's questions and articles are listed by their own modules.
  */
 import { createRoute } from "@hono/zod-openapi";
-import { followTargets } from "../../behaviours/followable";
 import { ok } from "../../http/envelope";
-import { mountList, mountUserList } from "../../http/list-routes";
+import { pageOf, userListRoutes } from "../../http/list-routes";
 import { adminRequired } from "../../http/middleware/context";
-import { adminAccess, okResponse, pathId } from "../../http/openapi";
+import { adminAccess, okResponse, pageResponse, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
-import { mountFollowerRoutes } from "../users/follower-routes";
+import { mountCapabilities } from "../capabilities";
 import {
   createTopicFromForm,
   editTopicFromForm,
@@ -38,17 +37,23 @@ const tags = ["topics"];
 const TopicIdParam = pathId("topic_id");
 const includeOf = (query: { include?: string }) => parseInclude(query.include, TOPIC_INCLUDES);
 
-mountList(router, {
-  path: "/topics",
-  tags,
-  summary: "List topics",
-  description:
-    "Default order `topic_id` ascending. " +
-    "Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
-  query: TopicListQuery,
-  item: TopicSchema,
-  load: (db, view, query) => listTopics(db, view, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/topics",
+    tags,
+    summary: "List topics",
+    description:
+      "Default order `topic_id` ascending. " +
+      "Administrators may ask `trashed=true` (only trashed topics) and order by `delete_time`.",
+    request: { query: TopicListQuery },
+    responses: pageResponse(TopicSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listTopics(c.get("db"), viewOf(c), query, includeOf(query)));
+  },
+);
 
 router.openapi(
   createRoute({
@@ -113,7 +118,7 @@ for (const method of ["post", "patch"] as const) {
   );
 }
 
-mountUserList(router, {
+const followingTopics = userListRoutes({
   name: "following_topics",
   summaries: { user: "The topics a user follows", caller: "The topics the caller follows" },
   description: "Newest follow first; trashed topics are left out.",
@@ -121,7 +126,9 @@ mountUserList(router, {
   item: TopicSchema,
   load: (db, view, userId, query) => listFollowedTopics(db, view, userId, query, includeOf(query)),
 });
+router.openapi(followingTopics.ofUser, followingTopics.handler);
+router.openapi(followingTopics.ofCaller, followingTopics.handler);
 
-mountFollowerRoutes(router, followTargets.topic);
+mountCapabilities(router, "topic");
 
 export default router;

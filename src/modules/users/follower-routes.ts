@@ -1,16 +1,17 @@
 /**
  * The FOLLOW family's routes (docs/operations.md#shared-families) for one followable kind: GET, POST and DELETE
  * `/{resource}/{id}/followers`, with the resource, parameter and tag of its entity (domain/entities.ts). Mounted
- * by each resource's module, e.g. `mountFollowerRoutes(router, followTargets.user)`; here because a follower
- * list is a list of User records, and the statements are behaviours/followable.ts's.
+ * by each followable kind's module through modules/capabilities.ts; here because a follower list is a list of User
+ * records, and the statements are behaviours/followable.ts's.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { type FollowTarget, follow, unfollow } from "../../behaviours/followable";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
-import { mountList } from "../../http/list-routes";
+import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authSecurity, okResponse, pathId } from "../../http/openapi";
+import { authSecurity, okResponse, pageResponse, pathId } from "../../http/openapi";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { FollowerCountSchema, USER_INCLUDES, UserPageQuery, UserSchema } from "./schema";
 import { listFollowers } from "./service";
@@ -22,17 +23,31 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
   const params = pathId(param);
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
 
-  mountList(router, {
-    path,
-    tags: [tag],
-    summary: `List the followers of a ${target.type}`,
-    description: "Newest follow first; disabled users are left out.",
-    params,
-    query: UserPageQuery,
-    item: UserSchema,
-    load: (db, view, query, valid) =>
-      listFollowers(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
-  });
+  router.openapi(
+    createRoute({
+      method: "get",
+      path,
+      tags: [tag],
+      summary: `List the followers of a ${target.type}`,
+      description: "Newest follow first; disabled users are left out.",
+      request: { params, query: UserPageQuery },
+      responses: pageResponse(UserSchema),
+    }),
+    (c) => {
+      const query = c.req.valid("query");
+      return pageOf(
+        c,
+        listFollowers(
+          c.get("db"),
+          viewOf(c),
+          target,
+          idOf(c.req.valid("param")),
+          query,
+          parseInclude(query.include, USER_INCLUDES),
+        ),
+      );
+    },
+  );
 
   router.openapi(
     createRoute({

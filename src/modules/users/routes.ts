@@ -1,18 +1,18 @@
 /**
  * Users (docs/operations.md#users): the caller's own record, the user list and records, administrators' edits and
- * disabling, and follows between users (the FOLLOW family from behaviours/followable).
+ * disabling, and follows between users (the FOLLOW family, through modules/capabilities.ts).
  */
 import { createRoute } from "@hono/zod-openapi";
 import { followTargets } from "../../behaviours/followable";
 import { ok } from "../../http/envelope";
-import { mountList, mountUserList } from "../../http/list-routes";
+import { pageOf, userListRoutes } from "../../http/list-routes";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
-import { adminAccess, authSecurity, jsonBody, okResponse, pathId, pathIds, z } from "../../http/openapi";
+import { adminAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId, pathIds, z } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
-import { mountFollowerRoutes } from "./follower-routes";
+import { mountCapabilities } from "../capabilities";
 import { ProfileBody, USER_INCLUDES, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
 import {
   callerRecord,
@@ -71,27 +71,49 @@ router.openapi(
 );
 
 // The caller's own followers; anyone's are the FOLLOW family's `/users/{user_id}/followers`, mounted below.
-mountList(router, {
-  path: "/user/followers",
-  tags,
-  summary: "The caller's followers",
-  description: "Newest follow first; disabled users are left out.",
-  access: loginRequired,
-  query: UserPageQuery,
-  item: UserSchema,
-  load: (db, view, query) =>
-    listFollowers(db, view, followTargets.user, requireViewer(view).user_id, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/user/followers",
+    tags,
+    summary: "The caller's followers",
+    description: "Newest follow first; disabled users are left out.",
+    security: authSecurity,
+    middleware: [loginRequired],
+    request: { query: UserPageQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(
+      c,
+      listFollowers(
+        c.get("db"),
+        viewOf(c),
+        followTargets.user,
+        requireViewer(viewOf(c)).user_id,
+        query,
+        includeOf(query),
+      ),
+    );
+  },
+);
 
-mountList(router, {
-  path: "/users",
-  tags,
-  summary: "List users",
-  description: "Disabled users are left out, except for administrators asking `disabled=true`.",
-  query: UserListQuery,
-  item: UserSchema,
-  load: (db, view, query) => listUsers(db, view, query, includeOf(query)),
-});
+router.openapi(
+  createRoute({
+    method: "get",
+    path: "/users",
+    tags,
+    summary: "List users",
+    description: "Disabled users are left out, except for administrators asking `disabled=true`.",
+    request: { query: UserListQuery },
+    responses: pageResponse(UserSchema),
+  }),
+  (c) => {
+    const query = c.req.valid("query");
+    return pageOf(c, listUsers(c.get("db"), viewOf(c), query, includeOf(query)));
+  },
+);
 
 router.openapi(
   createRoute({
@@ -162,7 +184,7 @@ for (const action of ["disable", "enable"] as const) {
   );
 }
 
-mountUserList(router, {
+const userFollowees = userListRoutes({
   name: "followees",
   summaries: { user: "The users a user follows", caller: "The users the caller follows" },
   description: "Newest follow first; disabled users stay listed.",
@@ -170,7 +192,9 @@ mountUserList(router, {
   item: UserSchema,
   load: (db, view, userId, query) => listFollowees(db, view, userId, query, includeOf(query)),
 });
+router.openapi(userFollowees.ofUser, userFollowees.handler);
+router.openapi(userFollowees.ofCaller, userFollowees.handler);
 
-mountFollowerRoutes(router, followTargets.user);
+mountCapabilities(router, "user");
 
 export default router;

@@ -1,23 +1,21 @@
 /**
- * The TRASH family and hard delete (docs/operations.md#shared-families) for questions, answers, articles, comments and
- * topics: `POST /{resource}/{ids}/trash`, `POST /{resource}/{ids}/untrash` and `DELETE /{resource}/{id}`. One route per
- * path serves one id or a comma list of at most 100 (docs/decisions.md#batch-operations-act-on-the-listed-ids); one id
- * answers a record, a list an array.
+ * The TRASH family and hard delete (docs/operations.md#shared-families) for one trashable kind:
+ * `POST /{resource}/{ids}/trash`, `POST /{resource}/{ids}/untrash` and `DELETE /{resource}/{id}`. Mounted by each
+ * trashable kind's module through modules/capabilities.ts. One route per path serves one id or a comma list of at
+ * most 100 (docs/decisions.md#batch-operations-act-on-the-listed-ids); one id answers a record, a list an array.
  */
-import { createRoute } from "@hono/zod-openapi";
-import { entities, has, kindsWith, type TrashableKind } from "../../domain/entities";
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { entities, has, type TrashableKind } from "../../domain/entities";
+import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
 import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../http/openapi";
-import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
 import { recordKinds } from "./records";
 import { IncludeQuery, oneOrMany } from "./schema";
 import { move, remove, type Targets } from "./service";
-
-const router = createRouter();
 
 const isList = (raw: string) => raw.includes(",");
 
@@ -31,7 +29,7 @@ const targetsOf = (type: TrashableKind, raw: string, param: string): Targets => 
 // pathIds names its key at run time, so its type is an index signature; validation guarantees the value.
 const paramOf = (params: Record<string, string | undefined>, name: string) => params[name] as string;
 
-for (const type of kindsWith("trash")) {
+export function mountTrashRoutes(router: OpenAPIHono<AppEnv>, type: TrashableKind) {
   const { resource } = entities[type];
   const tags = [resource];
   // Kinds without an author (topics) are deleted by administrators only.
@@ -103,5 +101,3 @@ for (const type of kindsWith("trash")) {
     },
   );
 }
-
-export default router;

@@ -1,39 +1,53 @@
 /**
- * The VOTE family's routes (docs/operations.md#shared-families): GET, POST and DELETE `/{resource}/{id}/voters`,
- * mounted once for each votable kind of the entity model.
+ * The VOTE family's routes (docs/operations.md#shared-families) for one votable kind: GET, POST and DELETE
+ * `/{resource}/{id}/voters`. Mounted by each votable kind's module through modules/capabilities.ts.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { unvote, type VoteTarget, vote, voteTargets } from "../../behaviours/votable";
+import { unvote, type VoteTarget, vote } from "../../behaviours/votable";
 import { ApiError } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
-import { mountList } from "../../http/list-routes";
+import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authSecurity, jsonBody, okResponse, pathId } from "../../http/openapi";
-import { createRouter } from "../../http/router";
+import { authSecurity, jsonBody, okResponse, pageResponse, pathId } from "../../http/openapi";
+import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { USER_INCLUDES, UserSchema } from "../users/schema";
 import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 
-function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
+export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
   const { resource, param } = target;
   const path = `/${resource}/{${param}}/voters`;
   const params = pathId(param);
   const tags = [resource];
   const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
 
-  mountList(router, {
-    path,
-    tags,
-    summary: `List the voters of a ${target.type}`,
-    description: "Newest vote first; disabled users are left out.",
-    params,
-    query: VoterPageQuery,
-    item: UserSchema,
-    load: (db, view, query, valid) =>
-      listVoters(db, view, target, idOf(valid), query, parseInclude(query.include, USER_INCLUDES)),
-  });
+  router.openapi(
+    createRoute({
+      method: "get",
+      path,
+      tags,
+      summary: `List the voters of a ${target.type}`,
+      description: "Newest vote first; disabled users are left out.",
+      request: { params, query: VoterPageQuery },
+      responses: pageResponse(UserSchema),
+    }),
+    (c) => {
+      const query = c.req.valid("query");
+      return pageOf(
+        c,
+        listVoters(
+          c.get("db"),
+          viewOf(c),
+          target,
+          idOf(c.req.valid("param")),
+          query,
+          parseInclude(query.include, USER_INCLUDES),
+        ),
+      );
+    },
+  );
 
   router.openapi(
     createRoute({
@@ -85,9 +99,3 @@ function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
     },
   );
 }
-
-const router = createRouter();
-
-for (const target of Object.values(voteTargets)) mountVoterRoutes(router, target);
-
-export default router;
