@@ -7,6 +7,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";
 import { images } from "../db/schema";
+import type { IllustratedKind } from "../domain/entities";
 
 /** A stored image's file name, or one of its size variants: `<32 hex>[_thumb|_release].<ext>`. */
 const IMAGE_NAME = /([0-9a-f]{32})(?:_(?:thumb|release))?\.(png|jpe?g|gif|webp)\b/gi;
@@ -25,7 +26,7 @@ export function imageKeysIn(markdown: string): string[] {
 /** The statement linking them to an item (its id may be a subquery on a row inserted earlier in the batch). */
 export function linkImages(
   db: Db,
-  type: "question" | "answer" | "article",
+  type: IllustratedKind,
   itemId: number | SQL,
   authorId: number,
   markdown: string,

@@ -12,6 +12,7 @@ import {
   articles,
   comments,
   type follows,
+  type images,
   questions,
   type reports,
   type topicables,
@@ -53,6 +54,8 @@ export interface Facts {
   /** Filed under topics through `topicables`; its live rows feed the topic's counter. */
   topicable?: { counter: SQLiteColumn };
   reportable?: true;
+  /** Uploaded images its markdown uses are linked to it (`images.item_type`) and deleted with it. */
+  illustrated?: true;
   /** `{type}_deleted` goes to the author when someone else trashes or deletes it, naming these fields of the row. */
   notifiedOnDeletion?: { carries: readonly string[] };
 }
@@ -85,6 +88,7 @@ export const entities = model({
     commentable: { counter: questions.comment_count, list: "comments" },
     topicable: { counter: topics.question_count },
     reportable: true,
+    illustrated: true,
     notifiedOnDeletion: { carries: ["question_id"] },
   },
   answer: {
@@ -103,6 +107,7 @@ export const entities = model({
     votable: true,
     commentable: { counter: answers.comment_count, list: "comments" },
     reportable: true,
+    illustrated: true,
     notifiedOnDeletion: { carries: ["question_id", "answer_id"] },
   },
   article: {
@@ -120,6 +125,7 @@ export const entities = model({
     commentable: { counter: articles.comment_count, list: "comments" },
     topicable: { counter: topics.article_count },
     reportable: true,
+    illustrated: true,
     notifiedOnDeletion: { carries: ["article_id"] },
   },
   comment: {
@@ -179,6 +185,7 @@ export type FollowableKind = KindsWith<"followable">;
 export type CommentableKind = KindsWith<"commentable">;
 export type TopicableKind = KindsWith<"topicable">;
 export type ReportableKind = KindsWith<"reportable">;
+export type IllustratedKind = KindsWith<"illustrated">;
 export type SummarisedKind = KindsWith<"summary">;
 export type NotifiedKind = KindsWith<"notifiedOnDeletion">;
 
@@ -220,6 +227,7 @@ export type ModelMatchesSchema = [
   Holds<Same<CommentableKind, Enum<typeof comments.commentable_type>>>,
   Holds<Same<TopicableKind, Enum<typeof topicables.topicable_type>>>,
   Holds<Same<ReportableKind, Enum<typeof reports.reportable_type>>>,
+  Holds<Same<IllustratedKind, Enum<typeof images.item_type>>>,
   // A report shows its target's summary.
   Holds<Same<ReportableKind & SummarisedKind, ReportableKind>>,
   Holds<Every<{ [K in VotableKind]: HasColumns<K, "vote_count" | "vote_up_count" | "vote_down_count"> }>>,

@@ -8,17 +8,11 @@ import { inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
 import { allOf, anyOf } from "../../db/conditions";
 import { answers, images } from "../../db/schema";
-import type { TrashableKind } from "../../domain/entities";
+import { has, type IllustratedKind, type TrashableKind } from "../../domain/entities";
 import { CONTENT_IMAGE_SIZES, deleteImageSet } from "../../lib/storage";
 import { imagePath } from "./present";
 
-type ImageItem = "question" | "answer" | "article";
-const isImageItem = (type: TrashableKind): type is ImageItem =>
-  type === "question" || type === "answer" || type === "article";
-
-/** `and` and `or` of conditions: never undefined, as `first` is always there (drizzle's type allows undefined). */
-
-function linkedTo(type: ImageItem, ids: number[]): SQL {
+function linkedTo(type: IllustratedKind, ids: number[]): SQL {
   const own = allOf(eq(images.item_type, type), inIds(images.item_id, ids));
   if (type !== "question") return own;
   const answerIds = sql`SELECT ${answers.answer_id} FROM ${answers} WHERE ${inIds(answers.question_id, ids)}`;
@@ -28,12 +22,12 @@ function linkedTo(type: ImageItem, ids: number[]): SQL {
 
 /** The linked images' keys and times (their R2 paths), or nothing for kinds that hold no images. */
 export function selectItemImages(db: Db, type: TrashableKind, ids: number[]) {
-  if (!isImageItem(type) || ids.length === 0) return undefined;
+  if (!has(type, "illustrated") || ids.length === 0) return undefined;
   return db.select({ key: images.key, create_time: images.create_time }).from(images).where(linkedTo(type, ids));
 }
 
 export function deleteItemImages(db: Db, type: TrashableKind, ids: number[]): BatchStatement[] {
-  if (!isImageItem(type) || ids.length === 0) return [];
+  if (!has(type, "illustrated") || ids.length === 0) return [];
   return [db.delete(images).where(linkedTo(type, ids))];
 }
 
