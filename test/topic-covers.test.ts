@@ -49,6 +49,16 @@ async function expectGone(urls: Urls) {
   for (const url of Object.values(urls)) expect(await env.BUCKET.head(keyOf(url))).toBeNull();
 }
 
+async function topicWithCover(admin: TestUser) {
+  const res = await send("POST", "/api/topics", admin, {
+    name: uniqueName("t"),
+    description: "d",
+    cover: coverFile("png"),
+  });
+  expect(res.status).toBe(200);
+  return res.body.data as { topic_id: number; name: string; cover: Urls };
+}
+
 describe("POST /api/topics (multipart)", () => {
   it("creates the topic with its cover stored in every size under the topic's folder", async () => {
     const admin = await createAdmin();
@@ -121,16 +131,6 @@ describe("POST /api/topics (multipart)", () => {
 });
 
 describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
-  async function topicWithCover(admin: TestUser) {
-    const res = await send("POST", "/api/topics", admin, {
-      name: uniqueName("t"),
-      description: "d",
-      cover: coverFile("png"),
-    });
-    expect(res.status).toBe(200);
-    return res.body.data as { topic_id: number; name: string; cover: Urls };
-  }
-
   it("replaces the cover (new URLs, old files deleted) and changes the fields sent, within 3 round trips", async () => {
     const admin = await createAdmin();
     const topic = await topicWithCover(admin);
@@ -198,5 +198,22 @@ describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ description: "json", cover: topic.cover });
+  });
+});
+
+describe("DELETE /api/topics/{topic_id} and /api/topics/{topic_ids}", () => {
+  it("removes the deleted topics' cover files from storage once the rows are gone, and keeps the others'", async () => {
+    const admin = await createAdmin();
+    const [one, two, kept] = [await topicWithCover(admin), await topicWithCover(admin), await topicWithCover(admin)];
+    const single = await call("DELETE", `/api/topics/${one.topic_id}`, { token: admin.token });
+    expect([single.status, single.body.code]).toEqual([200, 0]);
+    await expectGone(one.cover);
+    // A trashed topic still owns its cover until it is deleted.
+    await call("POST", `/api/topics/${two.topic_id}/trash`, { token: admin.token });
+    await expectStoredSet(two.cover, "png", [1200, 800]);
+    const list = await call("DELETE", `/api/topics/${two.topic_id},${kept.topic_id + 1000}`, { token: admin.token });
+    expect([list.status, list.body.code]).toEqual([200, 0]);
+    await expectGone(two.cover);
+    await expectStoredSet(kept.cover, "png", [1200, 800]);
   });
 });

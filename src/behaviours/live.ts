@@ -16,3 +16,7 @@ export function isLive(entity: Pick<Entity, "id" | "trash">, id: number | SQLite
   const match = typeof id === "number" || is(id, Column) ? eq(entity.id, id) : inIds(entity.id, id);
   return entity.trash ? allOf(match, eq(entity.trash, 0)) : match;
 }
+
+/** Its live rows, in a WHERE or JOIN condition; every row of a kind without trash. */
+export const liveRows = (entity: Pick<Entity, "trash">): SQL | undefined =>
+  entity.trash ? eq(entity.trash, 0) : undefined;

@@ -8,8 +8,9 @@ import { topicables, topics } from "../db/schema";
 import { entities, type TopicableKind } from "../domain/entities";
 import { recountOwnersOf, topicCounter, without } from "./counters";
 import { inIds } from "./id-source";
+import { liveRows } from "./live";
 
-const live = eq(topics.delete_time, 0);
+const live = liveRows(entities.topic);
 
 /** Which of `ids` are live topics. */
 export function selectLiveTopicIds(db: Db, ids: number[]) {

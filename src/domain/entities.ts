@@ -20,6 +20,7 @@ import {
   users,
   type votes,
 } from "../db/schema";
+import { type ImageSize, TOPIC_COVER_SIZES } from "../lib/storage";
 
 /** A counter on another row that a kind's live rows feed, found through a column of those rows (docs/counters.md). */
 export interface Feed {
@@ -56,6 +57,8 @@ export interface Facts {
   reportable?: true;
   /** Uploaded images its markdown uses are linked to it (`images.item_type`) and deleted with it. */
   illustrated?: true;
+  /** Image sets in R2 named by a column of its rows (its cover), removed once a hard delete of the row commits. */
+  files?: { column: SQLiteColumn; sizes: readonly ImageSize[] };
   /** `{type}_deleted` goes to the author when someone else trashes or deletes it, naming these fields of the row. */
   notifiedOnDeletion?: { carries: readonly string[] };
 }
@@ -150,6 +153,7 @@ export const entities = model({
     param: "topic_id",
     resource: "topics",
     followable: { following: users.following_topic_count },
+    files: { column: topics.cover, sizes: TOPIC_COVER_SIZES },
   },
   user: {
     table: users,

@@ -7,10 +7,11 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { answers, questions, topicables, topics, users, votes } from "../../db/schema";
-import type { TopicableKind } from "../../domain/entities";
+import { entities, type TopicableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
 import { type FollowTarget, followedAmong } from "../followable";
 import { type IdSource, inIds } from "../id-source";
+import { liveRows } from "../live";
 import { presentUserSummary, questionSummary, type Relationships, topicSummary } from "./present";
 
 /** Statements that ride in the batch of the rows, read as the relationships of one row by its id. */
@@ -99,7 +100,7 @@ export function topicsRelation(db: Db, view: View, type: TopicableKind, ids: IdS
     .select({ id: topicables.topicable_id, topic_id: topics.topic_id, name: topics.name, cover: topics.cover })
     .from(topicables)
     .innerJoin(topics, eq(topics.topic_id, topicables.topic_id))
-    .where(and(eq(topicables.topicable_type, type), inIds(topicables.topicable_id, ids), eq(topics.delete_time, 0)))
+    .where(and(eq(topicables.topicable_type, type), inIds(topicables.topicable_id, ids), liveRows(entities.topic)))
     .orderBy(asc(topicables.create_time), asc(sql`${topicables}.rowid`));
   return readAs(statement, (rows) => {
     const grouped = new Map<number, ReturnType<typeof topicSummary>[]>();

@@ -12,10 +12,11 @@ import { trashStatements, untrashStatements } from "../../behaviours/trashable";
 import { type Caller, isAdmin } from "../../core/caller";
 import { ApiError, validationError } from "../../core/errors";
 import { batch, commit, type Db, writeThenRead } from "../../db/client";
-import { entities, has, type TrashableKind } from "../../domain/entities";
+import { type Entity, entities, has, type TrashableKind } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import type { SiteOptions } from "../../domain/site-options";
 import type { View } from "../../http/view";
+import { deleteImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
 import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
 import { type LifecycleRecord, recordKinds } from "./records";
@@ -113,6 +114,13 @@ export async function remove(
   const images = found.images ?? [];
   // Only once the rows are gone: a failed batch must not leave rows pointing at deleted files.
   if (images.length) files.waitUntil(deleteImageFiles(files.bucket, images));
+  const stored = (kind as Entity).files;
+  if (!stored) return;
+  for (const row of rows) {
+    const path = row[stored.column.name];
+    // An empty column is the default image, which is not stored.
+    if (typeof path === "string" && path) files.waitUntil(deleteImageSet(files.bucket, path, stored.sizes));
+  }
 }
 
 /** Where a delete removes stored files after its batch commits. */

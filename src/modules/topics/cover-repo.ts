@@ -1,14 +1,13 @@
 /** Queries of topic cover changes: `topics.cover` holds the stored path ("" shows the default cover). */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { isLive } from "../../behaviours/live";
 import type { Db } from "../../db/client";
 import { topics } from "../../db/schema";
+import { entities } from "../../domain/entities";
 
 /** The current cover of a live topic (none when the topic is missing or trashed). */
 export function selectLiveCover(db: Db, id: number) {
-  return db
-    .select({ cover: topics.cover })
-    .from(topics)
-    .where(and(eq(topics.topic_id, id), eq(topics.delete_time, 0)));
+  return db.select({ cover: topics.cover }).from(topics).where(isLive(entities.topic, id));
 }
 
 export function setCover(db: Db, id: number, path: string) {

@@ -5,13 +5,14 @@
  */
 import { and, eq, ne, notExists, sql } from "drizzle-orm";
 import { selectLive } from "../../behaviours/content/repo";
+import { liveRows } from "../../behaviours/live";
 import type { Db } from "../../db/client";
 import { topics } from "../../db/schema";
 import { entities } from "../../domain/entities";
 import type { TopicChanges } from "./schema";
 
 const kind = entities.topic;
-const live = eq(topics.delete_time, 0);
+const live = liveRows(entities.topic);
 
 /** Topics named `name`, case-insensitively. */
 export const sameName = (name: string) => sql`lower(${topics.name}) = lower(${name})`;
