@@ -1,9 +1,10 @@
 /**
  * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, caller and settings, write limits, body
- * normalisation), every resource's router under /api, the OpenAPI document, and the single error exit.
+ * normalisation, ETag), every resource's router under /api, the OpenAPI document, and the single error exit.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "./core/errors";
 import type { AppEnv } from "./http/app-env";
@@ -45,8 +46,10 @@ function methodsForPath(app: OpenAPIHono<AppEnv>, path: string): string[] {
 export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, cors);
-  // The limit needs the caller (administrators are not counted) and comes before the body is read.
-  app.use("/api/*", requestContext, rateLimit, normaliseBody);
+  // The limit needs the caller (administrators are not counted) and comes before the body is read. The ETag is
+  // the SHA-1 of a successful GET's body, innermost, so that the middleware above still add their headers (CORS,
+  // Cache-Control, Server-Timing) to a 304.
+  app.use("/api/*", requestContext, rateLimit, normaliseBody, etag());
 
   for (const router of routers) app.route("/api", router);
   app.route("/", fileRouter);
