@@ -21,6 +21,20 @@ export const pathId = <N extends string>(name: N) => {
   return z.object({ [name]: id } as Record<N, typeof id>);
 };
 
+/**
+ * A route under one row of an entity, `/{resource}/{param}/{segment}`: its path, path parameter, tag, and the id
+ * read back from the validated parameters (capability routes are written once for any kind, so the key is not
+ * known to the type checker).
+ */
+export function underEntity(entity: { resource: string; param: string }, segment: string) {
+  return {
+    path: `/${entity.resource}/{${entity.param}}/${segment}`,
+    params: pathId(entity.param),
+    tags: [entity.resource],
+    idOf: (valid: Record<string, number | undefined>) => valid[entity.param] as number,
+  };
+}
+
 /** A path holding one id or up to 100 comma-separated ids. */
 export const pathIds = (name: string) =>
   z.object({

@@ -5,17 +5,18 @@
  */
 import { env } from "cloudflare:workers";
 import { recountStatements } from "../../src/behaviours/counters";
-import { commit, createDb, D1Meter } from "../../src/db/client";
+import { type BatchStatement, commit, createDb, D1Meter, type Db } from "../../src/db/client";
 import type { CommentableKind, Kind, TopicableKind } from "../../src/domain/entities";
 import { now } from "../../src/lib/time";
+import { markAnswered } from "../../src/modules/answers/repo";
 import { uniqueName } from "./factories";
 
 const db = () => env.DB;
 
-/** Recounts what a new row feeds, as the create route does in its batch. */
-async function recountFed(kind: Kind, id: number): Promise<void> {
+/** Recounts what a new row feeds, as the create route does in its batch, after `writes` of that route. */
+async function recountFed(kind: Kind, id: number, writes: (app: Db) => BatchStatement[] = () => []): Promise<void> {
   const app = createDb(env.DB, new D1Meter());
-  await commit(app, recountStatements(app, kind, [id]));
+  await commit(app, [...writes(app), ...recountStatements(app, kind, [id])]);
 }
 
 async function insert(sql: string, ...values: unknown[]): Promise<number> {
@@ -111,13 +112,7 @@ export async function createAnswer(
     fields.delete_time ?? 0,
   );
   // An answer created in the trash moves nothing, as nobody sees it.
-  if (!fields.delete_time) {
-    await db()
-      .prepare("UPDATE questions SET last_answer_time = ?, update_time = ? WHERE question_id = ?")
-      .bind(time, time, questionId)
-      .run();
-  }
-  await recountFed("answer", id);
+  await recountFed("answer", id, (app) => (fields.delete_time ? [] : [markAnswered(app, questionId, time)]));
   return id;
 }
 

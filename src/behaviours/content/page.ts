@@ -15,7 +15,15 @@ import { type PageRequest, type Pagination, paginate, parsePage } from "../../li
 import { type IdSource, inIds } from "../id-source";
 import type { Relationships } from "./present";
 import type { Relation } from "./relations";
-import { type ByIdSource, byId, type ExistenceCheck, filteredList, type ListFilter, type ListSource } from "./repo";
+import {
+  type ByIdSource,
+  byId,
+  type ExistenceCheck,
+  filteredList,
+  type ListFilter,
+  type ListSource,
+  userExists,
+} from "./repo";
 
 function from<Q extends SQLiteSelect>(query: Q, source: ListSource): Q {
   const joined = (source.join ? query.innerJoin(source.join.table, source.join.on) : query) as Q;
@@ -151,6 +159,19 @@ export function filteredPage<R extends Record<string, unknown>, T, I extends str
 ): Promise<Page<T>> {
   const order = parseOrder(query.order, records.order, view.isAdmin);
   return pageOf(db, view, records, filteredList<R, string>(records.kind, filter, order), query, include, check);
+}
+
+/** A user's live items of an authored kind; 201003 when the user is missing. */
+export function authoredPage<R extends Record<string, unknown> & { user_id: number }, T, I extends string>(
+  db: Db,
+  view: View,
+  records: ContentRecords<R, T, I>,
+  userId: number,
+  query: PageQuery,
+  include: Set<I>,
+): Promise<Page<T>> {
+  const filter = { user_id: userId, trashed: false } as ListFilter & Partial<R>;
+  return filteredPage(db, view, records, filter, query, include, userExists(db, view, userId));
 }
 
 /** Records by id, or those a subquery names, as a read for any batch (see {@link itemsByIds}). */

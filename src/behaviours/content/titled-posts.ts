@@ -19,7 +19,7 @@ import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
-import { type ContentRecords, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "./page";
+import { authoredPage, type ContentRecords, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "./page";
 import { followedBy, liveCheck, newestOf, selectLiveRow, userExists } from "./repo";
 
 export interface TitledPostListQuery extends PageQuery {
@@ -71,8 +71,7 @@ export function titledPosts<
 
     /** A user's live posts; 201003 when the user is missing. */
     listOfUser(db: Db, view: View, userId: number, query: PageQuery, include: Set<I>) {
-      const filter = { user_id: userId, trashed: false } as Filter;
-      return filteredPage(db, view, records, filter, query, include, userExists(db, view, userId));
+      return authoredPage(db, view, records, userId, query, include);
     },
 
     /** The live posts of a live topic; 205001 otherwise. */

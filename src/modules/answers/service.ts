@@ -5,9 +5,9 @@
  * carrying the counters and the record it answers with.
  */
 import { createdContent, editedFields } from "../../behaviours/content/body";
-import { filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { AnswerRow } from "../../behaviours/content/present";
-import { liveCheck, newestOf, selectLive, selectLiveRow, userExists } from "../../behaviours/content/repo";
+import { liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
@@ -57,15 +57,7 @@ export function listQuestionAnswers(
 
 /** A user's live answers; 201003 when the user is missing. */
 export function listUserAnswers(db: Db, view: View, userId: number, query: PageQuery, include: Set<AnswerInclude>) {
-  return filteredPage(
-    db,
-    view,
-    answerRecords,
-    { user_id: userId, trashed: false },
-    query,
-    include,
-    userExists(db, view, userId),
-  );
+  return authoredPage(db, view, answerRecords, userId, query, include);
 }
 
 /** One answer; trashed ones only for administrators. */

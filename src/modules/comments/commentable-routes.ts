@@ -10,7 +10,7 @@ import { ok } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
 import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authSecurity, okResponse, pageResponse, pathId } from "../../http/openapi";
+import { authSecurity, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { COMMENT_INCLUDES, CommentBody, CommentIncludeQuery, CommentPageQuery, CommentSchema } from "./schema";
@@ -19,11 +19,8 @@ import { commentOn, listCommentsOn } from "./service";
 /** Mounts GET and POST `/{resource}/{id}/{comments|replies}` for one target. */
 export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentTarget) {
   const { list } = target.commentable;
-  const path = `/${target.resource}/{${target.param}}/${list}`;
-  const params = pathId(target.param);
-  const tags = [target.resource];
+  const { path, params, tags, idOf } = underEntity(target, list);
   const item = `${target.type === "answer" ? "an" : "a"} ${target.type}`;
-  const idOf = (valid: Record<string, number | undefined>) => valid[target.param] as number;
   const includeOf = (query: { include?: string }) => parseInclude(query.include, COMMENT_INCLUDES);
 
   router.openapi(

@@ -4,9 +4,9 @@
  * lists and creation on each commentable target build on behaviours/commentable.ts.
  */
 import { type CommentTarget, postComment } from "../../behaviours/commentable";
-import { filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import { authoredPage, filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { CommentRow } from "../../behaviours/content/present";
-import { liveCheck, selectLive, selectLiveRow, userExists } from "../../behaviours/content/repo";
+import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import type { Caller } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
@@ -36,15 +36,7 @@ export function listComments(db: Db, view: View, query: CommentListQuery, includ
 
 /** A user's live comments and replies, newest first by default; 201003 when the user does not exist. */
 export function listUserComments(db: Db, view: View, userId: number, query: PageQuery, include: Set<CommentInclude>) {
-  return filteredPage(
-    db,
-    view,
-    commentRecords,
-    { user_id: userId, trashed: false },
-    query,
-    include,
-    userExists(db, view, userId),
-  );
+  return authoredPage(db, view, commentRecords, userId, query, include);
 }
 
 /** One comment, after `writes` in the same batch; 204001 when missing (or trashed, for non-administrators). */

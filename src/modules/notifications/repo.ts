@@ -3,7 +3,7 @@
  * another user's notifications (docs/decisions.md#notifications-are-scoped-to-the-caller fixes MDClub's all-users
  * mark-read and delete-all).
  */
-import { and, count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import { count, desc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ByIdSource, ListSource } from "../../behaviours/content/repo";
 import { summaries } from "../../behaviours/content/summaries";
@@ -69,47 +69,31 @@ export function countUnread(db: Db, receiverId: number, type: NotificationType |
     .where(whereOf(receiverId, { type, read: false }));
 }
 
+/** Which of the caller's notifications a mark-read or delete acts on: those among `ids`, or all of a type. */
+type Selection = { ids: number[] } | { type?: NotificationType };
+
+const selected = (receiverId: number, target: Selection): SQL =>
+  "ids" in target
+    ? allOf(eq(notifications.receiver_id, receiverId), inIds(notifications.notification_id, target.ids))
+    : whereOf(receiverId, { type: target.type });
+
 /**
  * Marks the caller's unread notifications read (those among `ids`, or all of a type), then recounts the
  * counter. A read one keeps its first read_time: two concurrent requests thus stamp each row at most once.
  */
-export function markRead(
-  db: Db,
-  receiverId: number,
-  time: number,
-  target: { ids: number[] } | { type?: NotificationType },
-): BatchStatement[] {
-  const where =
-    "ids" in target
-      ? inIds(notifications.notification_id, target.ids)
-      : target.type
-        ? eq(notifications.type, target.type)
-        : undefined;
+export function markRead(db: Db, receiverId: number, time: number, target: Selection): BatchStatement[] {
   return [
     db
       .update(notifications)
       .set({ read_time: time })
-      .where(and(eq(notifications.receiver_id, receiverId), eq(notifications.read_time, 0), where)),
+      .where(allOf(selected(receiverId, target), eq(notifications.read_time, 0))),
     recountUnread(db, [receiverId]),
   ];
 }
 
 /** Deletes the caller's notifications (those among `ids`, or all of a type), then recounts the counter. */
-export function removeNotifications(
-  db: Db,
-  receiverId: number,
-  target: { ids: number[] } | { type?: NotificationType },
-): BatchStatement[] {
-  const where =
-    "ids" in target
-      ? inIds(notifications.notification_id, target.ids)
-      : target.type
-        ? eq(notifications.type, target.type)
-        : undefined;
-  return [
-    db.delete(notifications).where(and(eq(notifications.receiver_id, receiverId), where)),
-    recountUnread(db, [receiverId]),
-  ];
+export function removeNotifications(db: Db, receiverId: number, target: Selection): BatchStatement[] {
+  return [db.delete(notifications).where(selected(receiverId, target)), recountUnread(db, [receiverId])];
 }
 
 /**

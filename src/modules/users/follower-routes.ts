@@ -10,24 +10,20 @@ import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authSecurity, okResponse, pageResponse, pathId } from "../../http/openapi";
+import { authSecurity, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { FollowerCountSchema, USER_INCLUDES, UserPageQuery, UserSchema } from "./schema";
 import { listFollowers } from "./service";
 
 export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
-  const { resource, param } = target;
-  const tag = resource;
-  const path = `/${resource}/{${param}}/followers`;
-  const params = pathId(param);
-  const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
+  const { path, params, tags, idOf } = underEntity(target, "followers");
 
   router.openapi(
     createRoute({
       method: "get",
       path,
-      tags: [tag],
+      tags,
       summary: `List the followers of a ${target.type}`,
       description: "Newest follow first; disabled users are left out.",
       request: { params, query: UserPageQuery },
@@ -53,7 +49,7 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
     createRoute({
       method: "post",
       path,
-      tags: [tag],
+      tags,
       summary: `Follow a ${target.type}`,
       description: "Following again changes nothing and answers the same.",
       security: authSecurity,
@@ -71,7 +67,7 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
     createRoute({
       method: "delete",
       path,
-      tags: [tag],
+      tags,
       summary: `Unfollow a ${target.type}`,
       description: "Unfollowing what one does not follow changes nothing.",
       security: authSecurity,

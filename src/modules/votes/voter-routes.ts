@@ -9,7 +9,7 @@ import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
-import { authSecurity, jsonBody, okResponse, pageResponse, pathId } from "../../http/openapi";
+import { authSecurity, jsonBody, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { USER_INCLUDES, UserSchema } from "../users/schema";
@@ -17,11 +17,7 @@ import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 
 export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
-  const { resource, param } = target;
-  const path = `/${resource}/{${param}}/voters`;
-  const params = pathId(param);
-  const tags = [resource];
-  const idOf = (valid: Record<string, number | undefined>) => valid[param] as number;
+  const { path, params, tags, idOf } = underEntity(target, "voters");
 
   router.openapi(
     createRoute({
