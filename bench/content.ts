@@ -1,13 +1,12 @@
 /**
  * CPU time of the content pipeline (processContent: bounds, parse, scrub, render, sanitise) on every hostile
  * source of test/helpers/content-corpus.ts and on real long documents, in Node with the Worker's own source
- * (same V8 as workerd). `npm run bench content`; best of RUNS per input, in CPU milliseconds.
+ * (same V8 as workerd). `npm run bench content`; mean CPU milliseconds of the request's thread per input
+ * (bench/lib/cpu.ts).
  */
 import { processContent } from "../src/lib/markdown";
 import { MARKDOWN_CORPUS, REAL_DOCUMENTS } from "../test/helpers/content-corpus";
-import { bestCpuMs } from "./lib/cpu";
-
-const RUNS = 3;
+import { meanCpuMs } from "./lib/cpu";
 
 // Warm the JIT so the first input measured does not pay for it.
 for (const markdown of Object.values(REAL_DOCUMENTS)) processContent({ content_markdown: markdown });
@@ -20,7 +19,7 @@ for (const [group, corpus] of [
   console.log(`\n${group} inputs${" ".repeat(40)}chars      ms  verdict`);
   for (const [name, markdown] of Object.entries(corpus)) {
     let verdict = "";
-    const best = bestCpuMs(RUNS, () => {
+    const best = meanCpuMs(() => {
       const result = processContent({ content_markdown: markdown });
       verdict = result.ok
         ? `200, ${result.content.content_rendered.length} chars of HTML`

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "../src/lib/content-limits";
+import { MAX_PUNCTUATION } from "../src/lib/markdown-bounds";
 import { type ApiResponse, post } from "./helpers/api";
 import { createTopic } from "./helpers/content";
 import { createAdmin, type TestUser } from "./helpers/factories";
@@ -64,6 +65,11 @@ describe("HTML input over a bound is refused before conversion", () => {
     ]) {
       await expectRefused(`${open!.repeat(10_000)}x${close!.repeat(10_000)}`, `${TAG_LIMIT} HTML tags`);
     }
+  });
+
+  it("refuses text with more punctuation than markdown may have (counted before the conversion)", async () => {
+    // Each `*` and `_` would be escaped, and escaping is the dear part of the conversion.
+    await expectRefused(`<p>${"*a_ ".repeat(MAX_PUNCTUATION / 2 + 1)}</p>`, `${MAX_PUNCTUATION} punctuation`);
   });
 
   it("refuses HTML over the rendered-HTML bound, before parsing it", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { processContent } from "../src/lib/markdown";
 import {
+  IMAGE_BRACKET,
+  MAX_BRACKETS,
   MAX_CONTAINER_WORK,
   MAX_CONTAINERS,
   MAX_INLINE_WORK,
@@ -18,7 +20,7 @@ function timed(run: () => unknown): number {
   return performance.now() - started;
 }
 
-describe("processContent refuses content that would cost micromark seconds of CPU", () => {
+describe("processContent refuses content that would cost the parser too much CPU", () => {
   it.each([
     ["containers opened on one line", "- - - - x\n".repeat(10_000)],
     ["quotes inside list items on one line", "- > - > x\n".repeat(5_000)],
@@ -46,6 +48,18 @@ describe("processContent refuses content that would cost micromark seconds of CP
       ok: false,
       errors: { content_markdown: `Content nests lists or quotes more than ${MAX_NESTING} deep` },
     });
+  });
+
+  it("counts opening brackets, an image's as three: markdown-it tries a link at each", () => {
+    const message = `Content may have at most ${MAX_BRACKETS} link brackets ("[", "![" counting ${IMAGE_BRACKET})`;
+    const refused = { ok: false, errors: { content_markdown: message, content_rendered: message } };
+    expect(processContent({ content_markdown: "[a".repeat(MAX_BRACKETS) }).ok).toBe(true);
+    expect(processContent({ content_markdown: "[a".repeat(MAX_BRACKETS + 1) })).toEqual(refused);
+    const images = Math.floor(MAX_BRACKETS / IMAGE_BRACKET);
+    expect(processContent({ content_markdown: "![a".repeat(images) }).ok).toBe(true);
+    expect(processContent({ content_markdown: "![a".repeat(images + 1) })).toEqual(refused);
+    // Closed links count the same: 2 000 links in paragraphs of 40.
+    expect(processContent({ content_markdown: `${"[a](/b) ".repeat(40)}\n\n`.repeat(MAX_BRACKETS / 40) }).ok).toBe(true);
   });
 
   it("counts containers kept open by lazy lines", () => {

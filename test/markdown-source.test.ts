@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { htmlToMarkdown } from "../src/lib/html-to-markdown";
 import { processContent, renderMarkdown, scrubMarkdownSource as scrub } from "../src/lib/markdown";
+import { expectSafeMarkdown } from "./helpers/xss";
 
 /** Every input scrubbed below, for the idempotence test at the end. */
 const seen: string[] = [];
@@ -106,16 +108,38 @@ describe("scrubMarkdownSource", () => {
   });
 
   it("scrubs again where a removal changes how the rest parses", () => {
-    // Once the comment is gone the HTML block is a paragraph, and the indented code under it joins the paragraph.
-    expectScrub("<!-- c --> text\n    <img src=x onerror=alert(1)>", ' text\n    <img src="x" />');
+    // Removing the end tag leaves `<a`, which the next pass escapes.
+    expectScrub("<</script>a", "&lt;a");
+  });
+
+  it("scrubs indented code that follows a line of text as text: CommonMark reads it as the paragraph's", () => {
+    // markdown-it ends the paragraph or definition before indented code; CommonMark continues the paragraph.
+    expectScrub("<!-- c --> text\n    <img src=x onerror=alert(1)>", " text\n    &lt;img src=x onerror=alert(1)>");
+    expectScrub("[a]: /u\n    <script>alert(1)</script>", "[a]: /u\n    &lt;script>alert(1)&lt;/script>");
+    expectScrub("para\n\n    <script>kept</script>", "para\n\n    <script>kept</script>");
   });
 
   it("stores text that does not settle within three passes as one code block", () => {
-    // Each removal turns the next line from code into a list item's paragraph, a pass later each time.
-    const markdown = "<!-- a --> - x\n      <!-- b --> - y\n         <img src=x onerror=alert(1)>";
-    const stored = '```\n - x\n       - y\n         <img src="x" />\n```';
-    expectScrub(markdown, stored);
-    expect(renderMarkdown(stored)).toBe('<pre><code> - x\n       - y\n         &lt;img src="x" /&gt;\n</code></pre>');
+    // Each removal of an end tag rebuilds another from the text around it, a pass later each time.
+    const stored = "```\n&lt;a\n```";
+    expectScrub("<<</script>/script>a", stored);
+    expect(renderMarkdown(stored)).toBe("<pre><code>&amp;lt;a\n</code></pre>");
+  });
+
+  it("leaves any mix of containers, code and raw HTML safe for another CommonMark parser, in one settled form", async () => {
+    const pieces = [
+      ...["a", " ", "  ", "\t", "\n", "\n\n", "> ", "- ", "1. ", "    ", "# ", "|", "-|-", "`", "```\n", "\\", "*"],
+      ...["<b>", "</b>", "<img src=x onerror=y>", "<i\nonclick=x>", "<!-- c -->", "<div>\n", "<script>", "<", ">"],
+      ...["[a](", ")", "javascript:x", "<javascript:x>", "[a]: ", "[a]", "![i](", "&#106;avascript:x", "<img/src=x>"],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), async (chosen) => {
+        const once = scrub(chosen.join(""));
+        expect(scrub(once)).toBe(once);
+        await expectSafeMarkdown(once);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("is idempotent", () => {

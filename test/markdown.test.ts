@@ -14,17 +14,21 @@ describe("renderMarkdown", () => {
     );
   });
 
-  it("renders strikethrough", () => {
-    expect(renderMarkdown("~~gone~~ and ~also~")).toBe("<p><del>gone</del> and <del>also</del></p>");
+  it("renders strikethrough between double tildes; a single tilde is text (docs/content.md#markdown-rendering)", () => {
+    expect(renderMarkdown("~~gone~~ and ~kept~")).toBe("<p><del>gone</del> and ~kept~</p>");
   });
 
   it("renders autolinks, literal ones included, with rel on external links only", () => {
-    expect(renderMarkdown("<https://a.example> www.b.example https://c.example/x?y=1&z=2 me@d.example")).toBe(
+    expect(renderMarkdown("<https://a.example> www.example.com https://c.example/x?y=1&z=2 me@example.com")).toBe(
       '<p><a href="https://a.example" rel="nofollow noopener">https://a.example</a> ' +
-        '<a href="http://www.b.example" rel="nofollow noopener">www.b.example</a> ' +
+        '<a href="http://www.example.com" rel="nofollow noopener">www.example.com</a> ' +
         '<a href="https://c.example/x?y=1&amp;z=2" rel="nofollow noopener">https://c.example/x?y=1&amp;z=2</a> ' +
-        '<a href="mailto:me@d.example">me@d.example</a></p>',
+        '<a href="mailto:me@example.com">me@example.com</a></p>',
     );
+  });
+
+  it("links a bare address only when it starts with www., as GFM does", () => {
+    expect(renderMarkdown("see file.py, node.js and example.com")).toBe("<p>see file.py, node.js and example.com</p>");
   });
 
   it("renders task lists", () => {
@@ -155,11 +159,14 @@ describe("processContent", () => {
   });
 
   it("limits the tag-stripped text to 100000 code points", () => {
-    // Markup does not count, and an emoji is one character although it is two UTF-16 units.
+    // Markup does not count, and an emoji is one character although it is two UTF-16 units (and four bytes, so
+    // half the text is emoji: all of it would be over the rendered-size bound first).
+    const half = CONTENT_MAX_LENGTH / 2;
     expect(processContent({ content_markdown: `**${"a".repeat(CONTENT_MAX_LENGTH)}**` }).ok).toBe(true);
-    expect(processContent({ content_markdown: "😀".repeat(CONTENT_MAX_LENGTH) }).ok).toBe(true);
+    expect(processContent({ content_markdown: "😀".repeat(half) + "a".repeat(half) }).ok).toBe(true);
     for (const input of [
       { content_markdown: "a".repeat(CONTENT_MAX_LENGTH + 1) },
+      { content_markdown: "😀".repeat(half) + "a".repeat(half + 1) },
       { content_rendered: `<p>${"b".repeat(CONTENT_MAX_LENGTH)}&amp;</p>` },
     ]) {
       const result = processContent(input);

@@ -6,17 +6,18 @@
  */
 
 /**
- * The most HTML (UTF-8 bytes) one content field may render to. The text alone may be 100 000 code points,
- * which is 300 000 bytes of CJK text or 400 000 of emoji, so the bound leaves room for that and its markup.
+ * The most HTML (UTF-8 bytes) one content field may render to (docs/content.md#limits). The text alone may be
+ * 100 000 code points, but CJK text takes three bytes a character, so it reaches this bound first, at about
+ * 85 000 characters.
  */
-export const MAX_RENDERED_BYTES = 512 * 1024;
+export const MAX_RENDERED_BYTES = 256 * 1024;
 
 /** The most columns a table may have; real tables have a handful. */
 export const MAX_TABLE_COLUMNS = 64;
 
 /**
  * The most cells, padding included, the tables of one content field may have in all: rendering a cell costs
- * micromark about as much as 40 characters of prose, and this leaves room for a table of 10 columns and 500 rows.
+ * a parser about as much as 40 characters of prose, and this leaves room for a table of 10 columns and 500 rows.
  */
 export const MAX_TABLE_CELLS = 6_000;
 

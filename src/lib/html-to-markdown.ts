@@ -17,17 +17,17 @@ import type { Nodes as MdastNodes } from "mdast";
 import { gfmToMarkdown } from "mdast-util-gfm";
 import { type Options, toMarkdown } from "mdast-util-to-markdown";
 import { ContentLimitError, MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
-import { MAX_SOURCE_LENGTH } from "./markdown-bounds";
+import { MAX_PUNCTUATION, MAX_SOURCE_LENGTH, punctuationIn, tooMuchPunctuation } from "./markdown-bounds";
 import { sanitizedTree } from "./sanitize";
 
 /**
  * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
- * the conversion 10 to 50 µs of CPU (bench/html.ts; a run of links costs most, in mdast-util-to-markdown's
- * escaping). MDClub's own front end writes HTML from a rich-text editor, where a long article of a hundred
- * paragraphs with formatting and links has several hundred tags; this leaves room for four times that and keeps the
- * conversion linear (README, Security, for the measured cost).
+ * the conversion 10 to 60 µs of CPU (bench/html.ts; a run of links or of formatting around markdown-special text
+ * costs most, in mdast-util-to-markdown's escaping), so this keeps every write under 50 ms. MDClub's own front end
+ * writes HTML from a rich-text editor, where a long article of a hundred paragraphs with formatting and links has
+ * several hundred tags (README, Security, for the measured cost).
  */
-export const MAX_TAGS = 2_000;
+export const MAX_TAGS = 800;
 
 /**
  * mdast-util-to-markdown's cost grows with the cube of nested emphasis, strong, strikethrough and links
@@ -75,6 +75,7 @@ function unwrapInline(children: ElementContent[]): ElementContent[] {
 function prepare(tree: Root): void {
   let cells = 0;
   let text = 0;
+  let punctuation = 0;
   const stack: [Root | Element, number][] = [[tree, 0]];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [node, inlineDepth] = next;
@@ -86,6 +87,9 @@ function prepare(tree: Root): void {
         if (text > MAX_SOURCE_LENGTH) {
           throw new ContentLimitError(`Content must be at most ${MAX_SOURCE_LENGTH} characters of markdown`);
         }
+        // The markdown escapes these, so it has at least as many; converting them is the costly part.
+        punctuation += punctuationIn(child.value);
+        if (punctuation > MAX_PUNCTUATION) throw new ContentLimitError(tooMuchPunctuation());
       }
       if (child.type === "element") stack.push([child, inlineDepth + Number(INLINE_CONTAINERS.has(child.tagName))]);
     }
@@ -129,7 +133,7 @@ const handlers: Record<string, Handle> = {
     const alt = String(node.properties.alt ?? "").trim();
     return alt ? { type: "text", value: alt } : undefined;
   },
-  // micromark writes <p> in list items only for a loose list, so an item is spread only if it has one; the
+  // markdown writes <p> in list items only for a loose list, so an item is spread only if it has one; the
   // library's own guess counts a nested list of two items as spread, which would loosen the rendered list.
   li: (state, node: Element) => {
     const item = defaultHandlers.li(state, node);

@@ -1,19 +1,17 @@
 /**
- * A linear pre-scan that decides, before micromark parses anything, that parsing and rendering a markdown
- * source is bounded work (README, Security). micromark has no limits of its own, and several of its
- * resolvers walk back over, or splice into, every event before the current one, so some shapes cost time
- * quadratic in their size (measured in Node on a few thousand repetitions; seconds to minutes at 200 000
- * characters):
- * - containers: a container opened on a line is checked again on every later line it stays open on, closing
- *   one costs time that grows with the document, and containers opened on the same line (`- - - x`, `> > x`,
- *   `>>>>x`) cost far more than nesting by indentation;
- * - inline delimiters that close nothing (`a~ `, `a]`, `*a`): each walks back over every event of its paragraph
- *   looking for an opener, and every match splices the paragraph's events;
- * - setext underlines: each one rebuilds the document's event list;
- * - tables: micromark pads every body row to the header's width, so few source bytes become many cells;
+ * A linear pre-scan that decides, before the parser (lib/markdown-parser.ts) reads anything, that parsing and
+ * rendering a markdown source is bounded work (README, Security). The rules were first set against micromark,
+ * the parser before markdown-it, some of whose resolvers walk back over every event before the current one, so
+ * that some shapes cost time quadratic in their size (seconds to minutes at 200 000 characters):
+ * - containers: a container opened on a line is checked again on every later line it stays open on, and
+ *   containers opened on the same line (`- - - x`, `> > x`, `>>>>x`) cost far more than nesting by indentation;
+ * - inline delimiters that close nothing (`a~ `, `a]`, `*a`): each walks back over its paragraph for an opener;
+ * - setext underlines; tables, whose body rows are padded to the header's width (few bytes, many cells);
  * - blocks in general, definitions most, and punctuation cost many times what the same characters of prose do.
- * Each rule below bounds one of these; the limits leave room for real documents (long prose, code, tables of
- * a few thousand cells, lists nested ten deep), which the tests check.
+ * markdown-it is linear on all of these, but the same shapes are still the dear ones, so the rules stay (they cost
+ * real documents nothing), and one was added for markdown-it's dearest construct, the bracket ({@link MAX_BRACKETS}).
+ * The limits leave room for real documents (long prose, code, tables of a few thousand cells, lists nested ten
+ * deep), which the tests check; bench/content.ts measures the worst input each lets through.
  */
 import { MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
 
@@ -22,30 +20,37 @@ export const MAX_SOURCE_LENGTH = 200_000;
 
 /** Containers (list items, quotes) one line may be inside, counting those it opens. */
 export const MAX_NESTING = 32;
-/** Lines that open two or more containers, which micromark handles far more slowly than other lines. */
+/** Lines that open two or more containers, which micromark handled far more slowly than other lines. */
 export const MAX_SAME_LINE_CONTAINERS = 200;
-/** Open containers summed over all lines: the checks micromark repeats line after line. */
+/** Open containers summed over all lines: the checks a parser repeats line after line. */
 export const MAX_CONTAINER_WORK = 20_000;
 /**
- * Containers opened in all (list items, quotes): closing one costs micromark time that grows with the
+ * Containers opened in all (list items, quotes): closing one cost micromark time that grows with the
  * document, so 2 400 short quotes cost as much as 1 000 000 characters of prose would.
  */
 export const MAX_CONTAINERS = 1_000;
 /** Lines that could underline a setext heading (`===`, `---`). */
 export const MAX_SETEXT_UNDERLINES = 200;
 /**
- * Lines that are not blank: each costs micromark about as much as 80 characters of prose, so 200 000 characters
+ * Lines that are not blank: each costs a parser about as much as 80 characters of prose, so 200 000 characters
  * of short lines would cost ten times what the same length of prose does. 100 000 characters of code have ~4 000.
  */
 export const MAX_LINES = 6_000;
 /** Lines that may start a link or footnote definition (they start with `[`): each costs as much as a block. */
 export const MAX_DEFINITIONS = 1_000;
 /**
- * ASCII punctuation characters: every one may start a construct micromark tries (links, images, code, HTML,
+ * ASCII punctuation characters: every one may start a construct the parser tries (links, images, code, HTML,
  * autolinks, escapes, entities), which costs up to 25 times a letter of prose. A 100 000-character code block
  * has about 30 000.
  */
 export const MAX_PUNCTUATION = 40_000;
+/**
+ * Opening brackets (`[`): links, images, footnote references, task-list boxes, definitions. markdown-it tries a
+ * link at each one, which costs up to 10 µs whether or not it closes (a hundred times a letter of prose), and an
+ * image at each `![`, which costs up to three times that; so a `[` after `!` counts {@link IMAGE_BRACKET}.
+ */
+export const MAX_BRACKETS = 2_000;
+export const IMAGE_BRACKET = 3;
 /**
  * Delimiters that may close nothing (`*`, `_`, `~`, `]`) times the punctuation their paragraph holds (the
  * events they may walk back over), summed over paragraphs (text between blank lines).
@@ -89,14 +94,21 @@ function isPunctuation(code: number): boolean {
   return between(33, 47) || between(58, 64) || between(91, 96) || between(123, 126);
 }
 
+/** The ASCII punctuation characters of text ({@link MAX_PUNCTUATION} bounds them). */
+export function punctuationIn(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) if (isPunctuation(text.charCodeAt(i))) count++;
+  return count;
+}
+
 /** `*` `_` `~` `]`: the delimiters whose resolution walks back over their paragraph. */
 function isWalkingDelimiter(code: number): boolean {
   return code === 42 || code === 95 || code === 126 || code === 93;
 }
 
 /**
- * Why micromark must not be given this source, or null when its parse and its rendered HTML are bounded.
- * One pass over the lines; every count over-estimates what micromark will do, so a refusal may be stricter
+ * Why the parser must not be given this source, or null when its parse and its rendered HTML are bounded.
+ * One pass over the lines; every count over-estimates what the parser will do, so a refusal may be stricter
  * than needed but an acceptance is never wrong.
  */
 export function markdownWorkRefusal(source: string): string | null {
@@ -120,6 +132,7 @@ export function markdownWorkRefusal(source: string): string | null {
   let delimiters = 0;
   let punctuation = 0;
   let allPunctuation = 0;
+  let brackets = 0;
   let renderedBytes = 0;
   let previous = "";
   for (const line of lines) {
@@ -176,6 +189,7 @@ export function markdownWorkRefusal(source: string): string | null {
       punctuation++;
       allPunctuation++;
       if (isWalkingDelimiter(code)) delimiters++;
+      if (code === 91) brackets += line.charCodeAt(i - 1) === 33 ? IMAGE_BRACKET : 1;
       renderedBytes += ESCAPE_GROWTH[line.charAt(i)] ?? 0;
       // GFM autolinks: `a@b.c`, `www.a.b`, `http://a.b`.
       if (code === 64 || (code === 46 && line.endsWith("www", i)) || (code === 58 && line.startsWith("//", i + 1))) {
@@ -188,11 +202,19 @@ export function markdownWorkRefusal(source: string): string | null {
     previous = line;
   }
   inlineWork += delimiters * punctuation;
-  if (allPunctuation > MAX_PUNCTUATION) return `Content must have at most ${MAX_PUNCTUATION} punctuation characters`;
+  if (allPunctuation > MAX_PUNCTUATION) return tooMuchPunctuation();
   if (inlineWork > MAX_INLINE_WORK) return "Content has too many emphasis, strikethrough or link markers";
+  if (brackets > MAX_BRACKETS) {
+    return `Content may have at most ${MAX_BRACKETS} link brackets ("[", "![" counting ${IMAGE_BRACKET})`;
+  }
   renderedBytes += utf8Length(source) + tableCells * CELL_BYTES + nonBlank * LINE_BYTES;
   if (renderedBytes > MAX_RENDERED_BYTES) return renderedTooLarge();
   return null;
+}
+
+/** The message of content over {@link MAX_PUNCTUATION}, in markdown or in the text of HTML. */
+export function tooMuchPunctuation(): string {
+  return `Content must have at most ${MAX_PUNCTUATION} punctuation characters`;
 }
 
 /** The message of content over {@link MAX_RENDERED_BYTES}, estimated before rendering or measured after. */
@@ -208,4 +230,22 @@ export function utf8Length(text: string): number {
     if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
   }
   return bytes;
+}
+
+/** The code points of text, as the reference counts multibyte text: a surrogate pair is one. */
+export function codePointLength(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (
+      code >= 0xdc00 &&
+      code <= 0xdfff &&
+      i > 0 &&
+      text.charCodeAt(i - 1) >= 0xd800 &&
+      text.charCodeAt(i - 1) <= 0xdbff
+    ) {
+      count--;
+    }
+  }
+  return count;
 }

@@ -2,64 +2,34 @@
  * The content pipeline of questions, answers and articles (docs/content.md#validation, docs/decisions.md#content):
  * markdown is the source of truth and content_rendered is always rendered from it, so the two agree.
  */
-import { compile, parse, postprocess, preprocess } from "micromark";
-import { gfm, gfmHtml } from "micromark-extension-gfm";
 import { ContentLimitError, MAX_RENDERED_BYTES } from "./content-limits";
 import { htmlToMarkdown } from "./html-to-markdown";
-import { markdownWorkRefusal, renderedTooLarge, utf8Length } from "./markdown-bounds";
-import { isSafeUrl, MarkupScrubber, sanitizeWithText } from "./sanitize";
-
-const extensions = [gfm()];
-const htmlExtensions = [gfmHtml()];
-
-type Events = ReturnType<typeof postprocess>;
+import { codePointLength, markdownWorkRefusal, renderedTooLarge, utf8Length } from "./markdown-bounds";
+import { normaliseSource, type ParsedMarkdown, parseMarkdown } from "./markdown-parser";
+import { renderTokens } from "./markdown-render";
+import { isSafeUrl, MarkupScrubber } from "./sanitize";
 
 /**
  * Every parse, the scrub's later passes included (escaping `<` as `&lt;` makes the text longer), is of a source
  * that passed the bounds of lib/markdown-bounds.ts.
  * @throws ContentLimitError for a source over them.
  */
-function parseMarkdown(markdown: string): Events {
+function parseBounded(markdown: string): ParsedMarkdown {
   const tooMuchWork = markdownWorkRefusal(markdown);
   if (tooMuchWork) throw new ContentLimitError(tooMuchWork);
-  return postprocess(
-    parse({ extensions })
-      .document()
-      .write(preprocess()(markdown, undefined, true)),
-  );
+  return parseMarkdown(markdown);
 }
 
-/**
- * micromark escapes raw HTML (allowDangerousHtml is off) and empties links with unsafe protocols; the allow-list
- * pass after it is the second line of defence the reference lacked (docs/decisions.md#rendered-html-is-sanitised), and
- * adds rel to external links.
- */
-function renderEvents(events: Events): { html: string; text: string } {
-  return sanitizeWithText(compile({ htmlExtensions })(events));
-}
-
-/** Markdown with GFM (tables, strikethrough, autolinks, task lists) to safe HTML. */
+/** Markdown with GFM (tables, strikethrough, autolinks, task lists, footnotes) to safe HTML. */
 export function renderMarkdown(markdown: string): string {
-  return renderEvents(parseMarkdown(markdown)).html;
+  return renderTokens(parseBounded(normaliseSource(markdown))).html;
 }
 
-/** Tokens {@link scrubOnce} rewrites or keeps whole; between them it only escapes ({@link MARKUP_START}). */
-const SCRUBBED = new Set([
-  "codeFenced",
-  "codeIndented",
-  "codeText",
-  "htmlFlow",
-  "htmlText",
-  "autolink",
-  "resourceDestination",
-  "definitionDestination",
-]);
-
 /**
- * In the text between the tokens {@link scrubOnce} rewrites, micromark reads every `<` as text, but a browser,
+ * In the text between the spans {@link scrubOnce} rewrites, the parser reads every `<` as text, but a browser,
  * or a renderer laxer than CommonMark about what a tag is, would read one before a letter, `/`, `!` or `?` as
  * markup (`<img/src=x/onerror=…>`). Those that no backslash escapes are written `&lt;`, which renders the same.
- * The alternation consumes backslash escapes first, so `\<` is seen as escaped and `\\<` is not.
+ * The alternation consumes backslash escapes first, so `\\<` is seen as escaped and `\\\\<` is not.
  */
 const MARKUP_START = /\\[\s\S]|<(?=[a-zA-Z/!?])/g;
 
@@ -67,34 +37,38 @@ function escapeMarkupStarts(text: string): string {
   return text.replace(MARKUP_START, (match) => (match === "<" ? "&lt;" : match));
 }
 
-/** A link destination's URL: without the `<>` it may be written in, backslash escapes resolved. */
-function destinationUrl(source: string): string {
-  const url = source.startsWith("<") ? source.slice(1, -1) : source;
-  return url.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+/**
+ * A safe destination as it is kept: as written, unless a lax renderer would read a tag in it, in angle brackets
+ * (`[a]: <script>`) or not (`[a]: a<i` before a line `onclick=x>`). That one is written bare instead, with spaces,
+ * controls, parentheses and angle brackets percent-encoded and `&` and `\\` escaped: the same URL.
+ */
+function destination(text: string, url: string): string {
+  if (!/<[a-zA-Z/!?]/.test(text)) return text;
+  return url.replace(/[\0- ()<>\\&\x7f]/g, (c) => (c === "&" || c === "\\" ? `\\${c}` : encodeURIComponent(c)));
 }
 
 /**
- * One rewrite of the source as micromark reads it: code stays byte for byte; raw HTML, block or inline, goes
- * through the allow-list tag by tag; an unsafe link or image destination becomes `#`, and an unsafe autolink
+ * One rewrite of the source as the parser reads it: code stays byte for byte; raw HTML, block or inline, goes
+ * through the allow-list tag by tag; an unsafe link or image destination becomes `#` (and a safe one that looks like a
+ * tag is written bare), and an unsafe autolink
  * becomes text by escaping its `<`; other text only has its markup-like `<` escaped ({@link MARKUP_START}).
  */
-function scrubOnce(markdown: string, events: Events): string {
+function scrubOnce({ source, spans }: ParsedMarkdown): string {
   const html = new MarkupScrubber();
   let out = "";
   let cursor = 0;
-  for (const [kind, token] of events) {
-    const start = token.start.offset;
-    // Tokens inside a rewritten one are done with it.
-    if (kind !== "enter" || start < cursor || !SCRUBBED.has(token.type)) continue;
-    out += html.keep(escapeMarkupStarts(markdown.slice(cursor, start)));
-    cursor = token.end.offset;
-    const source = markdown.slice(start, cursor);
-    if (token.type === "htmlFlow" || token.type === "htmlText") out += html.scrub(source);
-    else if (token.type === "autolink") out += html.keep(isSafeUrl(source.slice(1, -1)) ? source : `\\${source}`);
-    else if (token.type.endsWith("Destination")) out += html.keep(isSafeUrl(destinationUrl(source)) ? source : "#");
-    else out += html.keep(source);
+  for (const span of spans) {
+    // Spans inside a rewritten one are done with it.
+    if (span.start < cursor) continue;
+    out += html.keep(escapeMarkupStarts(source.slice(cursor, span.start)));
+    cursor = span.end;
+    const text = source.slice(span.start, span.end);
+    if (span.kind === "html") out += html.scrub(text);
+    else if (span.kind === "autolink") out += html.keep(isSafeUrl(span.url) ? text : `\\${text}`);
+    else if (span.kind === "destination") out += html.keep(isSafeUrl(span.url) ? destination(text, span.url) : "#");
+    else out += html.keep(text);
   }
-  return out + html.keep(escapeMarkupStarts(markdown.slice(cursor)));
+  return out + html.keep(escapeMarkupStarts(source.slice(cursor)));
 }
 
 /**
@@ -109,31 +83,31 @@ const MAX_PASSES = 3;
  * and safe URLs, and link destinations only safe URLs; code and all other markdown stay as written. A removal can
  * change how the rest parses (code may stop being code, text may join into a tag), so the result is parsed again
  * until a pass changes nothing: safety is then a property of the stored text as a renderer reads it, and
- * scrubbing is idempotent. Text that has not settled after {@link MAX_PASSES} is stored as one code block.
+ * scrubbing is idempotent. Text that has not settled after {@link MAX_PASSES}, or in which the parser found a
+ * construct it could not place in the source, is stored as one code block.
  */
-function scrub(markdown: string): { markdown: string; events: Events } {
-  let events = parseMarkdown(markdown);
-  for (let pass = 1; ; pass++) {
-    const next = scrubOnce(markdown, events);
-    if (next === markdown) return { markdown, events };
+function scrub(markdown: string): ParsedMarkdown {
+  let parsed = parseBounded(normaliseSource(markdown));
+  for (let pass = 1; parsed.placed; pass++) {
+    const next = scrubOnce(parsed);
+    if (next === parsed.source) return parsed;
     if (pass === MAX_PASSES) return asCodeBlock(next);
-    markdown = next;
-    events = parseMarkdown(markdown);
+    parsed = parseBounded(next);
   }
+  return asCodeBlock(parsed.source);
 }
 
 /** Text as a fenced code block: the fence is longer than any backtick run in it, so nothing inside closes it. */
-function asCodeBlock(text: string): { markdown: string; events: Events } {
+function asCodeBlock(text: string): ParsedMarkdown {
   let longest = 2;
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(longest + 1);
-  const markdown = `${fence}\n${text}\n${fence}`;
-  return { markdown, events: parseMarkdown(markdown) };
+  return parseBounded(`${fence}\n${text}\n${fence}`);
 }
 
 /** See {@link scrub}. */
 export function scrubMarkdownSource(markdown: string): string {
-  return scrub(markdown).markdown;
+  return scrub(markdown).source;
 }
 
 /** docs/content.md#validation: the tag-stripped rendered text may hold at most this many characters. */
@@ -173,14 +147,14 @@ export function processContent(input: {
 function processBounded(markdown: string, rendered: string): ContentResult {
   const source = markdown.trim() ? markdown : rendered.trim() ? htmlToMarkdown(rendered) : "";
   // Rendered from the scrub's own parse of the stored text: one parse for content with nothing to scrub.
-  const { markdown: content_markdown, events } = scrub(source);
-  // The HTML and its text come from one parse of the rendered HTML.
-  const { html: content_rendered, text } = renderEvents(events);
+  const parsed = scrub(source);
+  const content_markdown = parsed.source;
+  const { html: content_rendered, text } = renderTokens(parsed);
   if (!content_rendered.trim()) return failure("Content must not be empty");
   // The estimate before parsing leaves out the tags; this is the bound itself.
   if (utf8Length(content_rendered) > MAX_RENDERED_BYTES) return failure(renderedTooLarge());
   // Counted in code points, as the reference counts multibyte text.
-  if (Array.from(text).length > CONTENT_MAX_LENGTH) {
+  if (codePointLength(text) > CONTENT_MAX_LENGTH) {
     return failure(`Content must be at most ${CONTENT_MAX_LENGTH} characters`);
   }
   return { ok: true, content: { content_markdown, content_rendered } };

@@ -36,7 +36,7 @@ const ALLOWED = new Map<string, ReadonlySet<string>>([
   ["tr", new Set(TABLE_PART)],
   ["td", new Set(CELL)],
   ["th", new Set(CELL)],
-  // Only the checkbox micromark writes for a GFM task-list item; any other input type is dropped.
+  // Only the checkbox of a GFM task-list item; any other input type is dropped.
   ["input", new Set(["type", "checked", "disabled"])],
 ]);
 
@@ -110,7 +110,8 @@ function decodeEntities(value: string): string {
   });
 }
 
-function escapeText(value: string): string {
+/** Text as HTML writes it: quotes need no escape outside attributes. */
+export function escapeText(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
@@ -154,10 +155,18 @@ function trimControls(value: string): string {
 const SITE_BASES = ["http://site.invalid/a/", "https://site.invalid/a/"];
 
 /**
+ * A path, query or fragment that a browser can only resolve on the site itself, decided without parsing it: no
+ * scheme (no colon), no backslash, no control or space (which URL parsing drops or trims), and no `//` at the start.
+ * Links in content are mostly these, and the full check parses each URL twice.
+ */
+const ON_SITE = /^(?:[^/\\:\0- \x7f]|\/(?![/\\]))[^\\:\0- \x7f]*$/;
+
+/**
  * Whether a safe URL leads off the site, resolved as a browser resolves it (`\\evil.com`, `/\evil.com` and
  * `//evil.com` are other hosts); mailto links lead to no page and are not external.
  */
-function isExternal(url: string): boolean {
+export function isExternal(url: string): boolean {
+  if (ON_SITE.test(url)) return false;
   return SITE_BASES.some((base) => {
     const target = URL.parse(url, base);
     return target === null || (target.protocol.startsWith("http") && target.host !== "site.invalid");
@@ -339,12 +348,6 @@ function textOf(tree: Root): string {
 /** The text of html with tags removed and entities decoded (docs/content.md#validation measures content by it). */
 export function stripTags(html: string): string {
   return textOf(sanitizedTree(html));
-}
-
-/** {@link sanitizeHtml} and the text of its result from one parse: the content pipeline needs both. */
-export function sanitizeWithText(html: string): { html: string; text: string } {
-  const tree = sanitizedTree(html);
-  return { html: serialize(tree.children), text: textOf(tree) };
 }
 
 /**

@@ -6,6 +6,8 @@
  */
 import { MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "../../src/lib/content-limits";
 import {
+  IMAGE_BRACKET,
+  MAX_BRACKETS,
   MAX_CONTAINERS,
   MAX_DEFINITIONS,
   MAX_INLINE_WORK,
@@ -106,12 +108,21 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "www autolinks at the punctuation limit": fill("www.a.b ", 4 * MAX_PUNCTUATION),
   "entities at the punctuation limit": fill("&amp;", (5 * MAX_PUNCTUATION) / 2),
   "nesting at the depth limit": fill(`${indentedList(MAX_NESTING, () => "x")}\n`, 20_000),
+  // markdown-it tries a link at every `[`, closed or not, and an image opener costs it most.
+  "link openers at the bracket limit": fill(prose, MAX_SOURCE_LENGTH / 2, "[a".repeat(MAX_BRACKETS)),
+  "image openers at the bracket limit": fill(prose, MAX_SOURCE_LENGTH / 2, "![a".repeat(MAX_BRACKETS / IMAGE_BRACKET)),
+  "nested openers at the bracket limit": fill(
+    prose,
+    MAX_SOURCE_LENGTH / 2,
+    "[![a".repeat(MAX_BRACKETS / (IMAGE_BRACKET + 1)),
+  ),
+  "links at the bracket limit": fill(prose, MAX_SOURCE_LENGTH / 2, `\n\n${"[a](/b) ".repeat(40)}\n\n`.repeat(50)),
 };
 
 /** Real long documents the bounds must accept. */
 export const REAL_DOCUMENTS: Record<string, string> = {
   "100 000 characters of prose": fill(`${prose}${prose}${prose}\n\n`, 100_000),
-  "90 000 characters of Chinese": fill("这是一段很长的中文内容，用来测试多字节文本。\n\n", 90_000),
+  "75 000 characters of Chinese": fill("这是一段很长的中文内容，用来测试多字节文本。\n\n", 75_000),
   "a long code block": `\`\`\`ts\n${fill(codeUnit, 99_990)}\`\`\`\n`,
   "a table of 10 columns and 500 rows": `|a|b|c|d|e|f|g|h|i|j|\n|-|-|-|-|-|-|-|-|-|-|\n${"|1|2|3|4|5|6|7|8|9|0|\n".repeat(500)}`,
   "lists nested 10 deep": `${indentedList(10)}\n`.repeat(50),

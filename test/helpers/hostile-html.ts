@@ -58,6 +58,9 @@ export const HOSTILE_HTML: Record<string, string> = {
   "at the tag limit: 100 nested lists, then paragraphs": fill("<ul><li>".repeat(50), "<p>x</p>", "", TAG_LIMIT - 100),
   "at the tag limit: links nested in links": '<a href="/a">x'.repeat(TAG_LIMIT),
   "at the tag limit: table rows": `<table><tr>${"<td>x</td>".repeat(10)}</tr>${"<tr></tr>".repeat(TAG_LIMIT - 12)}</table>`,
+  "at the tag and punctuation limits: formatting around markdown-special text": `<p>${`<b>${"*a_ [b] ".repeat(13)}</b> `.repeat(
+    TAG_LIMIT / 2 - 1,
+  )}`,
   "at the tag limit: formatting with long text": fill(
     "<p>",
     "<b>bold *text*</b> and [more] _text_ ",

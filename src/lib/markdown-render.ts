@@ -1,0 +1,141 @@
+/**
+ * Parsed markdown (lib/markdown-parser.ts) to HTML and to its text (docs/content.md#markdown-rendering). Raw HTML is
+ * written as text, as the reference's renderer did. The HTML is sanitised on the tokens, before it is written:
+ * only the tags and attributes of {@link ALLOWED} are written, links and images keep only safe URLs, and
+ * external links get rel (README, Security). Every tag and attribute comes from markdown-it's own renderer,
+ * which escapes all text, so no HTML parser has to read the result again.
+ */
+import type Token from "markdown-it/lib/token.mjs";
+import { markdownIt } from "./markdown-parser";
+import { escapeText, isExternal, isSafeUrl } from "./sanitize";
+
+const md = markdownIt;
+
+/** The tags rendered markdown may have, with their attributes. Tokens of other tags are not written. */
+const ALLOWED: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    a: ["href", "title", "rel"],
+    img: ["src", "alt", "title"],
+    ol: ["start"],
+    th: ["align"],
+    td: ["align"],
+    ...Object.fromEntries(
+      "p h1 h2 h3 h4 h5 h6 blockquote ul li pre code hr table thead tbody tr em strong del br sup"
+        .split(" ")
+        .map((tag) => [tag, []]),
+    ),
+  }).map(([tag, attributes]) => [tag, new Set(attributes)]),
+);
+
+const textOfToken = (tokens: Token[], idx: number) => escapeText(tokens[idx]?.content ?? "");
+// Text escapes only `&<>`, as the sanitiser writes it (lib/sanitize.ts), so that it leaves rendered HTML as it is.
+md.renderer.rules.text = textOfToken;
+md.renderer.rules.code_inline = (tokens, idx) => `<code>${textOfToken(tokens, idx)}</code>`;
+// A fence's info string (a language) would be a class, which the allow-list does not keep.
+md.renderer.rules.fence = (tokens, idx) => `<pre><code>${textOfToken(tokens, idx)}</code></pre>\n`;
+md.renderer.rules.code_block = md.renderer.rules.fence;
+// Raw HTML is text: the reference escaped it, and the stored markdown keeps it (scrubbed) for clients that render it.
+md.renderer.rules.html_block = textOfToken;
+md.renderer.rules.html_inline = textOfToken;
+md.renderer.rules.task_checkbox = (tokens, idx) =>
+  `<input type="checkbox" disabled=""${tokens[idx]?.meta?.checked ? ' checked=""' : ""} />`;
+
+/** A footnote's number, with its repeat for a note referred to more than once (`1:1`). */
+function footnoteNumber(token: Token | undefined): string {
+  const meta = (token?.meta ?? {}) as { id?: number; subId?: number };
+  const n = String((meta.id ?? 0) + 1);
+  return meta.subId ? `${n}:${meta.subId}` : n;
+}
+// GFM's footnotes, as GitHub writes them less the ids and classes the allow-list drops.
+md.renderer.rules.footnote_ref = (tokens, idx) => {
+  const n = footnoteNumber(tokens[idx]);
+  return `<sup><a href="#user-content-fn-${n}">${n}</a></sup>`;
+};
+md.renderer.rules.footnote_block_open = () => "<h2>Footnotes</h2>\n<ol>\n";
+md.renderer.rules.footnote_block_close = () => "</ol>\n";
+md.renderer.rules.footnote_open = () => "<li>\n";
+md.renderer.rules.footnote_close = () => "</li>\n";
+md.renderer.rules.footnote_anchor = (tokens, idx) =>
+  ` <a href="#user-content-fnref-${footnoteNumber(tokens[idx])}">\u21a9</a>`;
+
+/** `[ ]` or `[x]` and a space at the start of a list item's first paragraph: a GFM task-list item. */
+const TASK = /^\[([ xX])\](?=[ \t])/;
+
+function markTask(inline: Token, state: { Token: typeof Token }) {
+  const first = inline.children?.[0];
+  const match = first?.type === "text" ? TASK.exec(first.content) : null;
+  if (!first || !match) return;
+  first.content = first.content.slice(3);
+  const checkbox = new state.Token("task_checkbox", "input", 0);
+  checkbox.meta = { checked: match[1] !== " " };
+  inline.children?.unshift(checkbox);
+}
+
+/** What markdown-it writes differently from GFM: strikethrough is `<del>`, alignment is `align`. */
+function gfmShapes(token: Token) {
+  if (token.type === "s_open" || token.type === "s_close") token.tag = "del";
+  const style = token.attrGet("style");
+  if ((token.tag === "th" || token.tag === "td") && typeof style === "string") {
+    token.attrs = [["align", style.replace("text-align:", "")]];
+  }
+}
+
+function sanitiseToken(token: Token) {
+  if (token.type === "link_open" || token.type === "image") {
+    const name = token.type === "image" ? "src" : "href";
+    const url = String(token.attrGet(name) ?? "");
+    if (!isSafeUrl(url)) token.attrs = (token.attrs ?? []).filter(([attribute]) => attribute !== name);
+    else if (token.type === "link_open" && isExternal(url)) token.attrSet("rel", "nofollow noopener");
+  }
+  const allowed = ALLOWED.get(token.tag);
+  if (token.tag && token.type !== "task_checkbox" && !allowed) token.hidden = true;
+  if (token.attrs) token.attrs = token.attrs.filter(([attribute]) => allowed?.has(attribute));
+}
+
+// Before text_join, which would merge an escaped `\[` into the text after it.
+md.core.ruler.before("text_join", "task_lists", (state) => {
+  const tokens = state.tokens;
+  for (const [i, token] of tokens.entries()) {
+    if (
+      token.type === "inline" &&
+      tokens[i - 1]?.type === "paragraph_open" &&
+      tokens[i - 2]?.type === "list_item_open"
+    ) {
+      markTask(token, state);
+    }
+  }
+});
+
+function finish(tokens: Token[]) {
+  for (const token of tokens) {
+    // An escaped character in an image's alt text (`![a \\[b\\]]`) is text; markdown-it 14 joins it only elsewhere.
+    if (token.type === "text_special") token.type = "text";
+    gfmShapes(token);
+    sanitiseToken(token);
+    if (token.children) finish(token.children);
+  }
+}
+md.core.ruler.push("gfm_and_allow_list", (state) => finish(state.tokens));
+
+/** Tokens whose content is written as text (raw HTML included, as it is escaped). */
+const TEXT = new Set(["text", "code_inline", "code_block", "fence", "html_block", "html_inline"]);
+
+/** The text a reader sees, as the HTML's text nodes hold it: an image's alt text is not text. */
+function textOf(tokens: Token[]): string {
+  let text = "";
+  for (const token of tokens) {
+    if (token.type === "softbreak" || token.type === "hardbreak") text += "\n";
+    else if (TEXT.has(token.type)) text += token.content;
+    else if (token.children && token.type !== "image") text += textOf(token.children);
+  }
+  return text;
+}
+
+/**
+ * The HTML of parsed markdown and its text (docs/content.md#validation measures content by it). Each block ends
+ * in a newline, except the last of a source that does not end in one, as the HTML stored before this renderer.
+ */
+export function renderTokens({ source, tokens }: { source: string; tokens: Token[] }): { html: string; text: string } {
+  const html = md.renderer.render(tokens, md.options, {});
+  return { html: source.endsWith("\n") ? html : html.replace(/\n$/, ""), text: textOf(tokens) };
+}
