@@ -5,9 +5,9 @@ import {
   MAX_BRACKETS,
   MAX_CONTAINER_WORK,
   MAX_CONTAINERS,
+  MAX_HTML_TAGS,
   MAX_INLINE_WORK,
   MAX_NESTING,
-  MAX_PUNCTUATION,
   MAX_SOURCE_LENGTH,
   markdownWorkRefusal,
 } from "../src/lib/markdown-bounds";
@@ -59,7 +59,20 @@ describe("processContent refuses content that would cost the parser too much CPU
     expect(processContent({ content_markdown: "![a".repeat(images) }).ok).toBe(true);
     expect(processContent({ content_markdown: "![a".repeat(images + 1) })).toEqual(refused);
     // Closed links count the same: 2 000 links in paragraphs of 40.
-    expect(processContent({ content_markdown: `${"[a](/b) ".repeat(40)}\n\n`.repeat(MAX_BRACKETS / 40) }).ok).toBe(true);
+    expect(processContent({ content_markdown: `${"[a](/b) ".repeat(40)}\n\n`.repeat(MAX_BRACKETS / 40) }).ok).toBe(
+      true,
+    );
+  });
+
+  it("counts the tags of raw HTML, which the scrub reads one by one", () => {
+    const message = `Content may have at most ${MAX_HTML_TAGS} HTML tags`;
+    expect(processContent({ content_markdown: "<b>a</b> ".repeat(MAX_HTML_TAGS / 2) }).ok).toBe(true);
+    expect(processContent({ content_markdown: `${"<b>a</b> ".repeat(MAX_HTML_TAGS / 2)}<i>` })).toEqual({
+      ok: false,
+      errors: { content_markdown: message, content_rendered: message },
+    });
+    // A `<` that starts no tag is not one.
+    expect(processContent({ content_markdown: "a < b ".repeat(MAX_HTML_TAGS + 1) }).ok).toBe(true);
   });
 
   it("counts containers kept open by lazy lines", () => {
@@ -79,7 +92,7 @@ describe("processContent refuses content that would cost the parser too much CPU
   });
 
   it("bounds the scrub's later parses too: escaping every `<` as `&lt;` may take the source over a bound", () => {
-    const source = "<a ".repeat(MAX_PUNCTUATION);
+    const source = "<a ".repeat(MAX_HTML_TAGS) + "x".repeat(MAX_SOURCE_LENGTH - 3 * MAX_HTML_TAGS);
     expect(markdownWorkRefusal(source)).toBeNull();
     expect(processContent({ content_markdown: source })).toMatchObject({
       ok: false,

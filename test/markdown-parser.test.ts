@@ -29,6 +29,12 @@ function expectSpanHolds(source: string, span: SourceSpan): void {
 describe("parseMarkdown spans", () => {
   it.each([
     ["in a quote", "> a <b onclick=x>b</b>", { kind: "html", text: "<b onclick=x>" }],
+    [
+      "after an ideographic space, which markdown-it trims",
+      "\u3000<b onclick=x> a",
+      { kind: "html", text: "<b onclick=x>" },
+    ],
+    ["in a heading after a no-break space", "#\u00a0x <b onclick=x>", { kind: "html", text: "<b onclick=x>" }],
     ["in a quote, over two lines", "> a <b\n> onclick=x>", { kind: "html", text: "<b\n> onclick=x>" }],
     ["in a lazy quote line", "> a\nb <i x>", { kind: "html", text: "<i x>" }],
     ["in a list item", "- item `co de` x", { kind: "code", text: "`co de`" }],
@@ -72,6 +78,7 @@ describe("parseMarkdown spans", () => {
   it("places every span of any mix of containers and constructs", () => {
     const pieces = [
       ...["a", "b c", " ", "  ", "\t", "\n", "\n\n", "> ", ">", "- ", "* ", "1. ", "    ", "# ", "===\n", "---\n"],
+      ...["\u3000", "\u00a0", "\u2028"],
       ...["|", "\\|", "-|-", "| --- |", "`", "``", "```\n", "~~~\n", "\\", "*", "_", "~~", "&amp;", "&#106;"],
       ...["<b>", "</b>", "<img src=x onerror=y>", "<i\nx>", "<!-- c -->", "<div>\n", "<script>\n", "<", ">"],
       ...["[a](", "](", ")", "(", "[", "]", "![i](", "javascript:x", '"t"', "<j:x>", "<http://a.example>"],

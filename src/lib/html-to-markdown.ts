@@ -27,7 +27,7 @@ import { sanitizedTree } from "./sanitize";
  * writes HTML from a rich-text editor, where a long article of a hundred paragraphs with formatting and links has
  * several hundred tags (README, Security, for the measured cost).
  */
-export const MAX_TAGS = 800;
+export const MAX_TAGS = 500;
 
 /**
  * mdast-util-to-markdown's cost grows with the cube of nested emphasis, strong, strikethrough and links

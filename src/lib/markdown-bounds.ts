@@ -52,6 +52,11 @@ export const MAX_PUNCTUATION = 40_000;
 export const MAX_BRACKETS = 2_000;
 export const IMAGE_BRACKET = 3;
 /**
+ * Tags of raw HTML (a `<` before a letter, `/`, `!` or `?`): the scrub reads each fragment with the HTML tokenizer,
+ * a few µs a tag, on every pass.
+ */
+export const MAX_HTML_TAGS = 2_000;
+/**
  * Delimiters that may close nothing (`*`, `_`, `~`, `]`) times the punctuation their paragraph holds (the
  * events they may walk back over), summed over paragraphs (text between blank lines).
  */
@@ -133,6 +138,7 @@ export function markdownWorkRefusal(source: string): string | null {
   let punctuation = 0;
   let allPunctuation = 0;
   let brackets = 0;
+  let tags = 0;
   let renderedBytes = 0;
   let previous = "";
   for (const line of lines) {
@@ -190,6 +196,7 @@ export function markdownWorkRefusal(source: string): string | null {
       allPunctuation++;
       if (isWalkingDelimiter(code)) delimiters++;
       if (code === 91) brackets += line.charCodeAt(i - 1) === 33 ? IMAGE_BRACKET : 1;
+      if (code === 60 && /[a-zA-Z/!?]/.test(line.charAt(i + 1))) tags++;
       renderedBytes += ESCAPE_GROWTH[line.charAt(i)] ?? 0;
       // GFM autolinks: `a@b.c`, `www.a.b`, `http://a.b`.
       if (code === 64 || (code === 46 && line.endsWith("www", i)) || (code === 58 && line.startsWith("//", i + 1))) {
@@ -204,6 +211,7 @@ export function markdownWorkRefusal(source: string): string | null {
   inlineWork += delimiters * punctuation;
   if (allPunctuation > MAX_PUNCTUATION) return tooMuchPunctuation();
   if (inlineWork > MAX_INLINE_WORK) return "Content has too many emphasis, strikethrough or link markers";
+  if (tags > MAX_HTML_TAGS) return `Content may have at most ${MAX_HTML_TAGS} HTML tags`;
   if (brackets > MAX_BRACKETS) {
     return `Content may have at most ${MAX_BRACKETS} link brackets ("[", "![" counting ${IMAGE_BRACKET})`;
   }

@@ -199,11 +199,13 @@ function mapLines(state: StateBlock, _startLine: number, before: number) {
     if (token.type !== "inline" || !token.map || !token.content) continue;
     const [begin, end] = token.map;
     const heading = tokens[i - 1]?.type === "heading_open";
-    // Outside containers a block's lines are one run of the source, whose text is the token's once trimmed.
-    if (state.parentType === "root") {
-      const start =
-        lineOf(state, begin).begin + contentStart(state.src, (i) => i + lineOf(state, begin).begin, heading);
-      if (state.src.startsWith(token.content, start)) collectorOf(state).maps.set(token, start);
+    // Most blocks (all outside lists and quotes) are one run of the source: the token's text, then only the
+    // whitespace trimmed off it. A container's prefix inside the run would leave a letter of the text after it.
+    const first = lineOf(state, begin).begin;
+    const start = first + contentStart(state.src, (offset) => first + offset, heading);
+    const after = start + token.content.length;
+    if (state.src.startsWith(token.content, start) && onlySpaceBetween(state.src, after, lineOf(state, end - 1).end)) {
+      collectorOf(state).maps.set(token, start);
       continue;
     }
     const map = linesMap(state, begin, end, state.blkIndent);
@@ -216,16 +218,24 @@ function mapLines(state: StateBlock, _startLine: number, before: number) {
   }
 }
 
-/** Where the trimmed text begins in its lines: after ASCII whitespace, and for a heading after its `#`s too. */
+function onlySpaceBetween(source: string, from: number, to: number): boolean {
+  for (let offset = from; offset < to; offset++) if (!/\s/.test(source.charAt(offset))) return false;
+  return true;
+}
+
+/**
+ * Where the trimmed text begins in its lines: after the whitespace `String.prototype.trim` removes (markdown-it
+ * trims so, Unicode spaces such as U+3000 included), and for a heading after its `#`s too.
+ */
 function contentStart(source: string, offsetOf: (i: number) => number, heading: boolean): number {
-  const at = (i: number) => source.charCodeAt(offsetOf(i));
-  const isTrimmed = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+  const at = (i: number) => source.charAt(offsetOf(i));
+  const isTrimmed = (i: number) => at(i) !== "" && /\s/.test(at(i));
   let i = 0;
   if (heading) {
-    while (isTrimmed(at(i))) i++;
-    while (at(i) === 35) i++;
+    while (isTrimmed(i)) i++;
+    while (at(i) === "#") i++;
   }
-  while (isTrimmed(at(i))) i++;
+  while (isTrimmed(i)) i++;
   return i;
 }
 wrapBlock("paragraph", mapLines);

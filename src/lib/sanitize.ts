@@ -10,7 +10,15 @@
 import type { Element, Root, RootContent } from "hast";
 import { fromParse5 } from "hast-util-from-parse5";
 import { type Schema, sanitize } from "hast-util-sanitize";
-import { type DefaultTreeAdapterMap, defaultTreeAdapter, parseFragment } from "parse5";
+import {
+  type DefaultTreeAdapterMap,
+  defaultTreeAdapter,
+  ErrorCodes,
+  parseFragment,
+  type Token,
+  Tokenizer,
+  TokenizerMode,
+} from "parse5";
 import { find, html as htmlSchema } from "property-information";
 
 const TABLE_PART = ["align", "valign"];
@@ -364,93 +372,22 @@ export function contentSummary(html: string, length = 80): string {
   }
 }
 
+/** A start or end tag as the HTML tokenizer reads it, attribute values decoded. */
 interface Tag {
   name: string;
   attrs: [string, string][];
   /** An end tag (`</name>`). */
   closing: boolean;
   selfClosing: boolean;
-  /** Index just past the closing `>`. */
-  end: number;
 }
 
-const isSpace = (c: string | undefined) => c === " " || c === "\n" || c === "\t" || c === "\f" || c === "\r";
+type TagToken = Token.TagToken;
+type CharacterToken = Token.CharacterToken;
+type TokenizerState = (typeof TokenizerMode)[keyof typeof TokenizerMode];
 
-/**
- * Reads a tag's name and attributes from `start` (just past `<` or `</`) the way the HTML tokenizer does.
- * Returns null when the input ends inside the tag: browsers drop such a tag, and so does the caller.
- */
-function readTag(html: string, start: number, closing: boolean): Tag | null {
-  let i = start;
-  while (i < html.length && !isSpace(html[i]) && html[i] !== "/" && html[i] !== ">") i++;
-  const tag: Tag = { name: html.slice(start, i).toLowerCase(), attrs: [], closing, selfClosing: false, end: 0 };
-  for (;;) {
-    while (i < html.length && (isSpace(html[i]) || html[i] === "/")) {
-      tag.selfClosing = html[i] === "/" && html[i + 1] === ">";
-      i++;
-    }
-    if (i >= html.length) return null;
-    if (html[i] === ">") {
-      tag.end = i + 1;
-      return tag;
-    }
-    const nameStart = i++; // a first `=` belongs to the name
-    while (i < html.length && !isSpace(html[i]) && !"/>=".includes(html.charAt(i))) i++;
-    const name = html.slice(nameStart, i).toLowerCase();
-    let j = i;
-    while (j < html.length && isSpace(html[j])) j++;
-    let value = "";
-    if (html[j] === "=") {
-      j++;
-      while (j < html.length && isSpace(html[j])) j++;
-      const quote = html[j];
-      if (quote === '"' || quote === "'") {
-        const close = html.indexOf(quote, j + 1);
-        if (close < 0) return null;
-        value = html.slice(j + 1, close);
-        j = close + 1;
-      } else {
-        const valueStart = j;
-        while (j < html.length && !isSpace(html[j]) && html[j] !== ">") j++;
-        value = html.slice(valueStart, j);
-      }
-      i = j;
-    }
-    tag.attrs.push([name, value]);
-  }
-}
-
-/**
- * What a `<` starts: text (not markup), a tag the input ends inside (browsers drop it), a comment-like construct
- * (comment, CDATA, doctype, processing instruction, bogus comment; unterminated, it runs to the end as in
- * browsers), or a start or end tag.
- */
-type Markup = { type: "text" } | { type: "unclosed" } | { type: "comment"; end: number } | { type: "tag"; tag: Tag };
-
-const isLetter = (c: string | undefined) => c !== undefined && /[a-zA-Z]/.test(c);
-
-/** Index just past `terminator` searched from `from`, or the end of the input. */
-function pastOrEnd(html: string, terminator: string, from: number): number {
-  const at = html.indexOf(terminator, from);
-  return at < 0 ? html.length : at + terminator.length;
-}
-
-/** Reads the markup starting at the `<` at html[lt]. */
-function readMarkup(html: string, lt: number): Markup {
-  const next = html[lt + 1];
-  if (html.startsWith("<!--", lt)) {
-    const empty = /^<!---?>/.exec(html.slice(lt, lt + 6));
-    return { type: "comment", end: empty ? lt + empty[0].length : pastOrEnd(html, "-->", lt + 4) };
-  }
-  if (html.startsWith("<![CDATA[", lt)) return { type: "comment", end: pastOrEnd(html, "]]>", lt + 9) };
-  // A doctype, processing instruction, `</>` or bogus comment.
-  if (next === "!" || next === "?" || (next === "/" && !isLetter(html[lt + 2]))) {
-    return { type: "comment", end: pastOrEnd(html, ">", lt + 2) };
-  }
-  const closing = next === "/";
-  if (!isLetter(closing ? html[lt + 2] : next)) return { type: "text" };
-  const tag = readTag(html, lt + (closing ? 2 : 1), closing);
-  return tag ? { type: "tag", tag } : { type: "unclosed" };
+function tagOf(token: TagToken, closing: boolean): Tag {
+  const attrs = token.attrs.map((attr): [string, string] => [attr.name, attr.value]);
+  return { name: token.tagName, attrs, closing, selfClosing: token.selfClosing };
 }
 
 /**
@@ -465,21 +402,17 @@ function dropsContent(tag: Tag): "raw text" | "markup" | null {
   return DROP_SUBTREE.has(tag.name) && !selfClosed ? "markup" : null;
 }
 
-/** Where the raw text of element `name` that starts at `from` ends: at its end tag, or the end of the input. */
-function rawTextEnd(html: string, name: string, from: number): number {
-  const end = new RegExp(`</${name}[\\t\\n\\f\\r />]`, "ig");
-  end.lastIndex = from;
-  return end.exec(html)?.index ?? html.length;
+/** The tokenizer state a browser's tree builder reads the content of raw-text element `name` in. */
+function rawTextMode(name: string): TokenizerState {
+  if (name === "script") return TokenizerMode.SCRIPT_DATA;
+  return name === "textarea" || name === "title" ? TokenizerMode.RCDATA : TokenizerMode.RAWTEXT;
 }
 
 /** An allowed tag as the tree writer writes it; null for any other tag, and for end tags of void elements. */
 function writeTag(tag: Tag): string | null {
   if (!ALLOWED.has(tag.name)) return null;
   if (tag.closing) return VOID.has(tag.name) ? null : `</${tag.name}>`;
-  const attrs = cleanAttributes(
-    tag.name,
-    tag.attrs.map(([name, value]) => [name, decodeEntities(value)]),
-  );
+  const attrs = cleanAttributes(tag.name, tag.attrs);
   return attrs && startTag(tag.name, attrs);
 }
 
@@ -501,25 +434,53 @@ export class MarkupScrubber {
     return this.dropping ? "" : text;
   }
 
+  /**
+   * One fragment, read by parse5's tokenizer as a browser reads it. Text is kept as written; a tag the input ends
+   * inside, which browsers drop, is kept as text with its `<` escaped.
+   */
   scrub(html: string): string {
     let out = "";
-    let pos = 0;
-    while (pos < html.length) {
-      // Raw text (a script's, say) ends at the first end tag of its element, whatever else it holds.
-      const lt = this.dropping?.raw ? rawTextEnd(html, this.dropping.tag, pos) : html.indexOf("<", pos);
-      if (lt < 0 || lt === html.length) return out + this.keep(html.slice(pos));
-      out += this.keep(html.slice(pos, lt));
-      const markup = readMarkup(html, lt);
-      if (markup.type === "unclosed") return out + this.keep(html.slice(lt).replace(/</g, "&lt;"));
-      if (markup.type === "text") {
-        out += this.keep("<");
-        pos = lt + 1;
-      } else if (markup.type === "comment") pos = markup.end;
-      else {
-        out += this.tag(markup.tag);
-        pos = markup.tag.end;
-      }
+    let read = 0;
+    let unclosed = false;
+    const text = (token: CharacterToken) => {
+      out += this.keep(html.slice(token.location?.startOffset ?? read, token.location?.endOffset ?? read));
+      read = token.location?.endOffset ?? read;
+    };
+    const markup = (token: { location: Token.Location | null }) => {
+      read = token.location?.endOffset ?? read;
+    };
+    const tokenizer = new Tokenizer(
+      { sourceCodeLocationInfo: true },
+      {
+        onCharacter: text,
+        onWhitespaceCharacter: text,
+        onNullCharacter: text,
+        onComment: markup,
+        onDoctype: markup,
+        onEof: () => {},
+        onStartTag: (token) => {
+          markup(token);
+          out += this.tag(tagOf(token, false));
+          // The content of a raw-text element is read the way a browser's tree builder has the tokenizer read it.
+          if (this.dropping?.raw && this.dropping.depth === 1) tokenizer.state = rawTextMode(this.dropping.tag);
+        },
+        onEndTag: (token) => {
+          markup(token);
+          out += this.tag(tagOf(token, true));
+        },
+        onParseError: (error) => {
+          if (error.code === ErrorCodes.eofInTag) unclosed = true;
+        },
+      },
+    );
+    // Raw text dropped from an earlier fragment goes on until its end tag.
+    if (this.dropping?.raw) {
+      tokenizer.state = rawTextMode(this.dropping.tag);
+      tokenizer.lastStartTagName = this.dropping.tag;
     }
+    tokenizer.write(html, true);
+    // A renderer would let the unclosed tag swallow whatever it writes after the fragment.
+    if (unclosed) out += this.keep(html.slice(read).replace(/</g, "&lt;"));
     return out;
   }
 

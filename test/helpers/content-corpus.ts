@@ -10,6 +10,7 @@ import {
   MAX_BRACKETS,
   MAX_CONTAINERS,
   MAX_DEFINITIONS,
+  MAX_HTML_TAGS,
   MAX_INLINE_WORK,
   MAX_LINES,
   MAX_NESTING,
@@ -108,6 +109,13 @@ export const MARKDOWN_CORPUS: Record<string, string> = {
   "www autolinks at the punctuation limit": fill("www.a.b ", 4 * MAX_PUNCTUATION),
   "entities at the punctuation limit": fill("&amp;", (5 * MAX_PUNCTUATION) / 2),
   "nesting at the depth limit": fill(`${indentedList(MAX_NESTING, () => "x")}\n`, 20_000),
+  // Raw HTML is scrubbed tag by tag, each fragment read by the HTML tokenizer; with attributes to remove, twice.
+  "inline HTML at the punctuation limit": fill("<b>a</b> ", (9 * MAX_PUNCTUATION) / 5),
+  "inline HTML to scrub at the tag limit": fill(
+    prose,
+    MAX_SOURCE_LENGTH / 2,
+    "<i onclick=x>a</i> ".repeat(MAX_HTML_TAGS / 2),
+  ),
   // markdown-it tries a link at every `[`, closed or not, and an image opener costs it most.
   "link openers at the bracket limit": fill(prose, MAX_SOURCE_LENGTH / 2, "[a".repeat(MAX_BRACKETS)),
   "image openers at the bracket limit": fill(prose, MAX_SOURCE_LENGTH / 2, "![a".repeat(MAX_BRACKETS / IMAGE_BRACKET)),
