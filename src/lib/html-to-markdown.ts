@@ -22,10 +22,10 @@ import { sanitizedTree } from "./sanitize";
 
 /**
  * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
- * the conversion 10 to 60 µs of CPU (bench/html.ts; a run of links or of formatting around markdown-special text
- * costs most, in mdast-util-to-markdown's escaping), so this keeps every write under 50 ms. MDClub's own front end
- * writes HTML from a rich-text editor, where a long article of a hundred paragraphs with formatting and links has
- * several hundred tags (README, Security, for the measured cost).
+ * the conversion 30 to 90 µs of CPU (bench/html.ts; hast-util-to-mdast's whitespace pass and
+ * mdast-util-to-markdown's escaping cost most), so this keeps every write under 50 ms: at 800 tags one run took
+ * 63 ms. MDClub's own theme sends its editor's HTML alone, and a long article (60 paragraphs, lists, a few links,
+ * headings and code blocks) has one to three hundred tags (README, Security, for the measured cost).
  */
 export const MAX_TAGS = 500;
 
