@@ -100,6 +100,8 @@ export const topics = sqliteTable(
   (t) => [
     uniqueIndex("topics_name_lower_live_unique").on(sql`lower(${t.name})`).where(sql`${t.delete_time} = 0`),
     index("topics_delete_follower_idx").on(t.delete_time, t.follower_count),
+    // The administrators' list of trashed topics, in id order, reads only trashed rows.
+    index("topics_trashed_idx").on(t.topic_id).where(sql`${t.delete_time} > 0`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `topics_trashed_idx` ON `topics` (`topic_id`) WHERE "topics"."delete_time" > 0;
