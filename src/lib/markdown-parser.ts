@@ -1,6 +1,6 @@
 /**
  * The one markdown parser (docs/content.md#markdown-rendering): markdown-it with GFM's tables, strikethrough, autolink
- * literals, task lists (lib/markdown-render.ts) and footnotes, and with raw HTML recognised so that it can be
+ * literals, task lists and footnotes, and with raw HTML recognised so that it can be
  * scrubbed from the stored source and escaped in the rendered HTML.
  *
  * markdown-it gives source lines for blocks only, and the scrub (lib/markdown.ts) rewrites the source at the
@@ -75,6 +75,33 @@ md.linkify.add("www.", {
   normalize(match) {
     match.url = `http://${match.url}`;
   },
+});
+
+/** `[ ]` or `[x]` and a space at the start of a list item's first paragraph: a GFM task-list item. */
+const TASK = /^\[([ xX])\](?=[ \t])/;
+
+function markTask(inline: Token, state: StateCore) {
+  const first = inline.children?.[0];
+  const match = first?.type === "text" ? TASK.exec(first.content) : null;
+  if (!first || !match) return;
+  first.content = first.content.slice(3);
+  const checkbox = new state.Token("task_checkbox", "input", 0);
+  checkbox.meta = { checked: match[1] !== " " };
+  inline.children?.unshift(checkbox);
+}
+
+// Before text_join, which would merge an escaped `\[` into the text after it.
+md.core.ruler.before("text_join", "task_lists", (state) => {
+  const tokens = state.tokens;
+  for (const [i, token] of tokens.entries()) {
+    if (
+      token.type === "inline" &&
+      tokens[i - 1]?.type === "paragraph_open" &&
+      tokens[i - 2]?.type === "list_item_open"
+    ) {
+      markTask(token, state);
+    }
+  }
 });
 
 /** The markdown-it instance, for the renderer's rules (lib/markdown-render.ts). */

@@ -58,19 +58,6 @@ md.renderer.rules.footnote_close = () => "</li>\n";
 md.renderer.rules.footnote_anchor = (tokens, idx) =>
   ` <a href="#user-content-fnref-${footnoteNumber(tokens[idx])}">\u21a9</a>`;
 
-/** `[ ]` or `[x]` and a space at the start of a list item's first paragraph: a GFM task-list item. */
-const TASK = /^\[([ xX])\](?=[ \t])/;
-
-function markTask(inline: Token, state: { Token: typeof Token }) {
-  const first = inline.children?.[0];
-  const match = first?.type === "text" ? TASK.exec(first.content) : null;
-  if (!first || !match) return;
-  first.content = first.content.slice(3);
-  const checkbox = new state.Token("task_checkbox", "input", 0);
-  checkbox.meta = { checked: match[1] !== " " };
-  inline.children?.unshift(checkbox);
-}
-
 /** What markdown-it writes differently from GFM: strikethrough is `<del>`, alignment is `align`. */
 function gfmShapes(token: Token) {
   if (token.type === "s_open" || token.type === "s_close") token.tag = "del";
@@ -92,20 +79,7 @@ function sanitiseToken(token: Token) {
   if (token.attrs) token.attrs = token.attrs.filter(([attribute]) => allowed?.has(attribute));
 }
 
-// Before text_join, which would merge an escaped `\[` into the text after it.
-md.core.ruler.before("text_join", "task_lists", (state) => {
-  const tokens = state.tokens;
-  for (const [i, token] of tokens.entries()) {
-    if (
-      token.type === "inline" &&
-      tokens[i - 1]?.type === "paragraph_open" &&
-      tokens[i - 2]?.type === "list_item_open"
-    ) {
-      markTask(token, state);
-    }
-  }
-});
-
+/** Readies parsed tokens for writing: GFM's shapes, then the allow-list, on every token and its children. */
 function finish(tokens: Token[]) {
   for (const token of tokens) {
     // An escaped character in an image's alt text (`![a \\[b\\]]`) is text; markdown-it 14 joins it only elsewhere.
@@ -115,7 +89,6 @@ function finish(tokens: Token[]) {
     if (token.children) finish(token.children);
   }
 }
-md.core.ruler.push("gfm_and_allow_list", (state) => finish(state.tokens));
 
 /** Tokens whose content is written as text (raw HTML included, as it is escaped). */
 const TEXT = new Set(["text", "code_inline", "code_block", "fence", "html_block", "html_inline"]);
@@ -136,6 +109,7 @@ function textOf(tokens: Token[]): string {
  * in a newline, except the last of a source that does not end in one, as the HTML stored before this renderer.
  */
 export function renderTokens({ source, tokens }: { source: string; tokens: Token[] }): { html: string; text: string } {
+  finish(tokens);
   const html = md.renderer.render(tokens, md.options, {});
   return { html: source.endsWith("\n") ? html : html.replace(/\n$/, ""), text: textOf(tokens) };
 }
