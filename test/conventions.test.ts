@@ -11,7 +11,7 @@ import worker from "../src/index";
 import { type ApiResponse, BASE, call, get, patch } from "./helpers/api";
 import { createAdmin } from "./helpers/factories";
 
-const SERVER_TIMING = /^d1;dur=\d+(\.\d+)?;desc="\d+ round trips"$/;
+const SERVER_TIMING = /^d1;dur=\d+(\.\d+)?;desc="\d+ round trips", d1-rows;desc="\d+ rows read"$/;
 
 /** For what the shared helper cannot send: a streamed body without a length, or other bindings. */
 async function fetchWorker(request: Request, bindings: Partial<typeof env> = {}): Promise<ApiResponse> {

@@ -14,6 +14,7 @@ import { topics } from "../db/schema";
 import { entities, type TrashableKind } from "../domain/entities";
 import { recountStatements } from "./counters";
 import { type IdSource, inIds } from "./id-source";
+import { liveById } from "./live";
 
 /** Puts the live rows among `ids` in the trash; rows already there keep the time they were trashed. */
 export function markTrashed(db: Db, type: TrashableKind, ids: IdSource, time: number): BatchStatement {
@@ -21,7 +22,7 @@ export function markTrashed(db: Db, type: TrashableKind, ids: IdSource, time: nu
   return db
     .update(kind.table)
     .set({ delete_time: time })
-    .where(and(inIds(kind.id, ids), eq(kind.trash, 0)));
+    .where(and(inIds(kind.id, ids), liveById(kind)));
 }
 
 // Topic names are unique among live topics (schema: partial unique index on lower(name)). An untrash that would

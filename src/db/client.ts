@@ -1,7 +1,8 @@
 /**
- * Drizzle over a D1 binding that counts round trips. Every D1 call is a network round trip in production, so
- * each request carries a meter: the `Server-Timing` header reports it and tests hold the budget with it
- * (reads <= 2, writes <= 3). A `batch()` is one round trip however many statements it carries.
+ * Drizzle over a D1 binding that counts round trips and rows read. Every D1 call is a network round trip in
+ * production, so each request carries a meter: the `Server-Timing` header reports it and tests hold the budget
+ * with it (reads <= 2, writes <= 3). A `batch()` is one round trip however many statements it carries. D1 bills,
+ * and spends time on, the rows it reads, which the header reports beside (docs/data-model.md#indexes).
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
@@ -10,6 +11,11 @@ import type { RunnableQuery } from "drizzle-orm/runnable-query";
 export class D1Meter {
   roundTrips = 0;
   durationMs = 0;
+  /**
+   * Rows D1 read for the request, as it reports them (what it bills). D1 reports them for `batch()`, `all()` and
+   * `run()`, through which every statement of a request goes; `first()` and `raw()` report none.
+   */
+  rowsRead = 0;
 
   async time<T>(run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -21,8 +27,17 @@ export class D1Meter {
     }
   }
 
+  /** Adds the rows that results of D1 say they read. */
+  count<T extends D1Result<unknown> | D1Result<unknown>[]>(results: T): T {
+    for (const result of Array.isArray(results) ? results : [results]) this.rowsRead += result.meta?.rows_read ?? 0;
+    return results;
+  }
+
   header(): string {
-    return `d1;dur=${this.durationMs.toFixed(1)};desc="${this.roundTrips} round trips"`;
+    return (
+      `d1;dur=${this.durationMs.toFixed(1)};desc="${this.roundTrips} round trips", ` +
+      `d1-rows;desc="${this.rowsRead} rows read"`
+    );
   }
 }
 
@@ -41,11 +56,11 @@ class MeteredStatement {
   }
 
   all<T>(): Promise<D1Result<T>> {
-    return this.meter.time(() => this.inner.all<T>());
+    return this.meter.time(async () => this.meter.count(await this.inner.all<T>()));
   }
 
   run<T>(): Promise<D1Result<T>> {
-    return this.meter.time(() => this.inner.run<T>());
+    return this.meter.time(async () => this.meter.count(await this.inner.run<T>()));
   }
 
   raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
@@ -64,7 +79,7 @@ class MeteredD1 {
   }
 
   batch<T>(statements: MeteredStatement[]): Promise<D1Result<T>[]> {
-    return this.meter.time(() => this.inner.batch<T>(statements.map((s) => s.inner)));
+    return this.meter.time(async () => this.meter.count(await this.inner.batch<T>(statements.map((s) => s.inner))));
   }
 
   exec(query: string): Promise<D1ExecResult> {

@@ -19,7 +19,7 @@ import {
 import type { View } from "../../http/view";
 import type { Order } from "../../lib/order";
 import { followingJoin, followTargets, selectTarget } from "../followable";
-import { isLive, liveRows } from "../live";
+import { isLive, liveById, liveRows } from "../live";
 
 /** What a page is read from: a table, its id column, the columns selected, a join, a filter and an order. */
 export interface ListSource {
@@ -122,7 +122,7 @@ export function followedBy(type: FollowableKind & TrashableKind, userId: number)
 
 /** A kind's rows by id; trashed ones only when `withTrashed` (administrators, docs/decisions.md#content). */
 export function byId(kind: Listed, withTrashed: boolean): ByIdSource {
-  return { table: kind.table, id: kind.id, columns: kind.columns, where: withTrashed ? undefined : live(kind) };
+  return { table: kind.table, id: kind.id, columns: kind.columns, where: withTrashed ? undefined : liveById(kind) };
 }
 
 /** The id of a live row of a kind; empty when it is missing or trashed: an existence check. */
