@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
 import { type ApiResponse, get, patch, post } from "./helpers/api";
-import { createArticle, createComment, createTopic, row } from "./helpers/content";
+import { createArticle, createComment, createTopic, recountCounters, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 
 const ALL = "user,topics,is_following,voting";
@@ -41,7 +41,10 @@ async function setArticle(id: number, fields: Record<string, number>): Promise<v
     .run();
 }
 
-const trashArticle = (id: number) => setArticle(id, { delete_time: now() });
+async function trashArticle(id: number): Promise<void> {
+  await setArticle(id, { delete_time: now() });
+  await recountCounters("article", [id]);
+}
 
 async function disableInDb(user: TestUser): Promise<void> {
   await env.DB.prepare("UPDATE users SET disable_time = ? WHERE user_id = ?").bind(now(), user.user_id).run();
@@ -774,6 +777,10 @@ describe("GET /api/users/{user_id}/articles (spec operation 8)", () => {
     const ids = await env.DB.prepare("SELECT article_id AS id FROM articles WHERE user_id = ?")
       .bind(author.user_id)
       .all<{ id: number }>();
+    await recountCounters(
+      "article",
+      ids.results.map((row) => row.id),
+    );
     const links = [];
     for (const { id } of ids.results) {
       for (const topic of topics) {

@@ -1,12 +1,14 @@
 /**
  * Rows read per request (docs/data-model.md#indexes): `Server-Timing` reports what D1 says it read, beside the
- * round trips, and reading one record costs the same however large its table is.
+ * round trips; reading one record costs the same however large its table is; and a list whose total a counter
+ * holds reads that counter instead of counting its rows.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, get } from "./helpers/api";
-import { createQuestion, createTopic } from "./helpers/content";
+import { createAnswer, createArticle, createQuestion, createTopic } from "./helpers/content";
 import { createUser } from "./helpers/factories";
+import { type Recorded, recordingEnv } from "./helpers/recording-db";
 
 const rowsRead = (res: ApiResponse) =>
   Number(/d1-rows;desc="(\d+) rows read"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? Number.NaN);
@@ -42,3 +44,36 @@ describe("Server-Timing reports the rows D1 read", () => {
     expect(rowsRead(among)).toBe(rowsRead(alone));
   });
 });
+
+describe("a list whose total a counter holds reads the counter, not every matching row", () => {
+  it.each([
+    ["a user's articles", (w: Ids) => `/api/users/${w.user}/articles`],
+    ["a user's questions", (w: Ids) => `/api/users/${w.user}/questions`],
+    ["a question's answers", (w: Ids) => `/api/questions/${w.question}/answers`],
+    ["a topic's questions", (w: Ids) => `/api/topics/${w.topic}/questions`],
+  ])("%s", async (_name, path) => {
+    const user = await createUser();
+    const topic = await createTopic();
+    const question = await createQuestion(user.user_id, { topic_ids: [topic] });
+    await createAnswer(user.user_id, question);
+    await createArticle(user.user_id, { topic_ids: [topic] });
+    const log: Recorded[] = [];
+    const res = await get(path({ user: user.user_id, question, topic }), { env: recordingEnv(log) });
+    expect(res.body.pagination.total).toBe(1);
+    expect(log.filter((statement) => /\bcount\(\*\)/i.test(statement.sql))).toEqual([]);
+  });
+
+  it("while the site-wide lists still count (docs/data-model.md#indexes)", async () => {
+    const user = await createUser();
+    await createQuestion(user.user_id, { topic_ids: [await createTopic()] });
+    const log: Recorded[] = [];
+    await get("/api/questions", { env: recordingEnv(log) });
+    expect(log.some((statement) => /\bcount\(\*\)/i.test(statement.sql))).toBe(true);
+  });
+});
+
+interface Ids {
+  user: number;
+  question: number;
+  topic: number;
+}

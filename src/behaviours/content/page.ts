@@ -3,7 +3,7 @@
  * rows, and every requested relation over the page's ids (the page query reused as a subquery). Reads thus
  * cost one round trip after authentication, whatever per_page and include are.
  */
-import { and, count, type SQL } from "drizzle-orm";
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs } from "../../db/client";
@@ -36,8 +36,14 @@ export function pageStatements(db: Db, source: ListSource, page: PageRequest) {
       .orderBy(...source.orderBy)
       .limit(page.per_page)
       .offset(page.offset);
+  const counter = source.counter;
   return {
-    total: from(db.select({ total: count() }).from(source.table).$dynamic(), source),
+    total: counter
+      ? db
+          .select({ total: sql<number>`${counter.column}` })
+          .from(counter.column.table)
+          .where(eq(counter.owner, counter.id))
+      : from(db.select({ total: count() }).from(source.table).$dynamic(), source),
     rows: paged(db.select(source.columns).from(source.table).$dynamic()),
     ids: paged(db.select({ id: source.id }).from(source.table).$dynamic()),
   };

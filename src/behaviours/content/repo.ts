@@ -13,6 +13,7 @@ import {
   type EntityWith,
   entities,
   type FollowableKind,
+  kindOf,
   type TopicableKind,
   type TrashableKind,
 } from "../../domain/entities";
@@ -31,6 +32,11 @@ export interface ListSource {
   join?: { table: SQLiteTable; on: SQL };
   where?: SQL;
   orderBy: SQL[];
+  /**
+   * A counter the schema maintains that holds the list's total (docs/counters.md): the page reads it instead of
+   * counting every matching row. `owner` is the id column of the row holding it, and `id` that row's id.
+   */
+  counter?: { column: SQLiteColumn; owner: SQLiteColumn; id: number };
 }
 
 /** A statement whose empty result means the list's owner is missing (e.g. the question of its answers). */
@@ -85,7 +91,26 @@ export function filteredList<R, F extends string>(
     join: inTopic === undefined ? undefined : inTopicJoin(kind, inTopic),
     where: and(trashed ? trashedRows(kind.trash) : live(kind), where, ...columns),
     orderBy: orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id),
+    counter: trashed || where ? undefined : counterOf(kind, inTopic, equal),
   };
+}
+
+/**
+ * The counter that holds the total of a list of live rows, when one does: those under one topic (the topic's
+ * counter), or those whose one filter names the row a counter they feed sits on (a user's questions, a question's
+ * answers). Any other filter, or several, and the rows are counted.
+ */
+function counterOf(kind: Listed, inTopic: number | undefined, equal: Record<string, unknown>): ListSource["counter"] {
+  const named = Object.entries(equal).filter(([, value]) => value !== undefined);
+  if (inTopic !== undefined) {
+    return named.length === 0 && kind.topicable
+      ? { column: kind.topicable.counter, owner: entities.topic.id, id: inTopic }
+      : undefined;
+  }
+  const [only, ...more] = named;
+  if (!only || more.length > 0 || typeof only[1] !== "number") return undefined;
+  const feed = kind.feeds?.find((fed) => fed.by === kind.columns[only[0]]);
+  return feed && { column: feed.counter, owner: entities[kindOf(feed.counter.table)].id, id: only[1] };
 }
 
 /**
