@@ -29,7 +29,7 @@ export function renderMarkdown(markdown: string): string {
  * In the text between the spans {@link scrubOnce} rewrites, the parser reads every `<` as text, but a browser,
  * or a renderer laxer than CommonMark about what a tag is, would read one before a letter, `/`, `!` or `?` as
  * markup (`<img/src=x/onerror=…>`). Those that no backslash escapes are written `&lt;`, which renders the same.
- * The alternation consumes backslash escapes first, so `\\<` is seen as escaped and `\\\\<` is not.
+ * The alternation consumes backslash escapes first, so `\<` is seen as escaped and `\\<` is not.
  */
 const MARKUP_START = /\\[\s\S]|<(?=[a-zA-Z/!?])/g;
 
@@ -40,7 +40,7 @@ function escapeMarkupStarts(text: string): string {
 /**
  * A safe destination as it is kept: as written, unless a lax renderer would read a tag in it, in angle brackets
  * (`[a]: <script>`) or not (`[a]: a<i` before a line `onclick=x>`). That one is written bare instead, with spaces,
- * controls, parentheses and angle brackets percent-encoded and `&` and `\\` escaped: the same URL.
+ * controls, parentheses and angle brackets percent-encoded and `&` and `\` escaped: the same URL.
  */
 function destination(text: string, url: string): string {
   if (!/<[a-zA-Z/!?]/.test(text)) return text;
@@ -49,9 +49,9 @@ function destination(text: string, url: string): string {
 
 /**
  * One rewrite of the source as the parser reads it: code stays byte for byte; raw HTML, block or inline, goes
- * through the allow-list tag by tag; an unsafe link or image destination becomes `#` (and a safe one that looks like a
- * tag is written bare), and an unsafe autolink
- * becomes text by escaping its `<`; other text only has its markup-like `<` escaped ({@link MARKUP_START}).
+ * through the allow-list tag by tag; an unsafe link or image destination becomes `#` (and a safe one that looks
+ * like a tag is written bare), and an unsafe autolink becomes text by escaping its `<`; other text only has its
+ * markup-like `<` escaped ({@link MARKUP_START}).
  */
 function scrubOnce({ source, spans }: ParsedMarkdown): string {
   const html = new MarkupScrubber();

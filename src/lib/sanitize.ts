@@ -5,7 +5,8 @@
  * is written out canonically: lower-case names, double-quoted escaped attributes, escaped text, every element
  * closed. A browser parsing the output sees only allowed tags, checked attributes and text, and reading the output
  * again yields the same tree (so sanitizeHtml is idempotent). {@link MarkupScrubber} applies the same allow-list
- * and the same writer tag by tag, without a tree, to the raw HTML inside markdown source.
+ * and the same writer tag by tag, as parse5's tokenizer reads them but without a tree, to the raw HTML inside
+ * markdown source.
  */
 import type { Element, Root, RootContent } from "hast";
 import { fromParse5 } from "hast-util-from-parse5";
