@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, get } from "./helpers/api";
-import { createAnswer, createArticle, createQuestion, createTopic } from "./helpers/content";
+import { createAnswer, createArticle, createQuestion, createTopic, recountCounters } from "./helpers/content";
 import { createUser } from "./helpers/factories";
 import { type Recorded, recordingEnv } from "./helpers/recording-db";
 
@@ -77,3 +77,40 @@ interface Ids {
   question: number;
   topic: number;
 }
+
+describe("a page of a list a counter totals reads about a page of rows, however long the list", () => {
+  /** Rows written straight into D1 at `time`, then counted as the routes count them. */
+  async function moreOf(table: "questions" | "articles", userId: number, n: number, time: number): Promise<void> {
+    const id = table === "questions" ? "question_id" : "article_id";
+    const statement = env.DB.prepare(
+      `INSERT INTO ${table} (user_id, title, content_markdown, content_rendered, create_time, update_time)
+       VALUES (?, 'more', 'x', '<p>x</p>', ?, ?) RETURNING ${id} AS id`,
+    );
+    const rows = await env.DB.batch<{ id: number }>(
+      Array.from({ length: n }, () => statement.bind(userId, time, time)),
+    );
+    await recountCounters(
+      table === "questions" ? "question" : "article",
+      rows.map((result) => result.results[0]!.id),
+    );
+  }
+
+  it.each(["questions", "articles"] as const)(
+    "a user's %s, newest first, among newer ones of others",
+    async (table) => {
+      const user = await createUser();
+      const other = await createUser();
+      const path = `/api/users/${user.user_id}/${table}`;
+      await moreOf(table, user.user_id, 20, 1);
+      await moreOf(table, other.user_id, 300, 2);
+      await get(path, { query: { per_page: 10 } });
+      const short = await get(path, { query: { per_page: 10 } });
+      await moreOf(table, user.user_id, 300, 1);
+      const long = await get(path, { query: { per_page: 10 } });
+      expect(long.body.pagination.total).toBe(320);
+      expect(rowsRead(long)).toBe(rowsRead(short));
+      // The page's 10 rows, its relations' and the caller's and settings' reads: nowhere near the 620 rows there are.
+      expect(rowsRead(long)).toBeLessThan(60);
+    },
+  );
+});

@@ -137,7 +137,7 @@ export const questions = sqliteTable(
     delete_time: int("delete_time"),
   },
   (t) => [
-    index("questions_user_idx").on(t.user_id, t.delete_time),
+    index("questions_user_idx").on(t.user_id, t.delete_time, t.update_time),
     index("questions_delete_update_idx").on(t.delete_time, t.update_time),
     index("questions_delete_create_idx").on(t.delete_time, t.create_time),
     index("questions_delete_vote_idx").on(t.delete_time, t.vote_count),
@@ -160,8 +160,8 @@ export const answers = sqliteTable(
     delete_time: int("delete_time"),
   },
   (t) => [
-    index("answers_question_idx").on(t.question_id, t.delete_time),
-    index("answers_user_idx").on(t.user_id, t.delete_time),
+    index("answers_question_idx").on(t.question_id, t.delete_time, t.create_time),
+    index("answers_user_idx").on(t.user_id, t.delete_time, t.create_time),
     index("answers_delete_create_idx").on(t.delete_time, t.create_time),
     index("answers_delete_vote_idx").on(t.delete_time, t.vote_count),
     index("answers_create_idx").on(t.create_time),
@@ -184,7 +184,7 @@ export const articles = sqliteTable(
     delete_time: int("delete_time"),
   },
   (t) => [
-    index("articles_user_idx").on(t.user_id, t.delete_time),
+    index("articles_user_idx").on(t.user_id, t.delete_time, t.create_time),
     index("articles_delete_create_idx").on(t.delete_time, t.create_time),
     index("articles_delete_update_idx").on(t.delete_time, t.update_time),
     index("articles_delete_vote_idx").on(t.delete_time, t.vote_count),
