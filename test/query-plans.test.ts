@@ -8,8 +8,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "./helpers/api";
+import { type Recorded, recordingEnv } from "./helpers/faulty-db";
 import { documentAtCollection, fillPath, type Json, type Operation, operations } from "./helpers/openapi-doc";
-import { type Recorded, recordingEnv } from "./helpers/recording-db";
 import { buildWorld, pathValue, type World } from "./helpers/world";
 
 const doc = await documentAtCollection();

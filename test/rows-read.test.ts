@@ -8,18 +8,23 @@ import { describe, expect, it } from "vitest";
 import { type ApiResponse, get } from "./helpers/api";
 import { createAnswer, createArticle, createQuestion, createTopic, recountCounters } from "./helpers/content";
 import { createUser } from "./helpers/factories";
-import { type Recorded, recordingEnv } from "./helpers/recording-db";
+import { type Recorded, recordingEnv } from "./helpers/faulty-db";
 
 const rowsRead = (res: ApiResponse) =>
   Number(/d1-rows;desc="(\d+) rows read"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? Number.NaN);
 
-/** Questions written straight into D1, as many as a test needs around the one it reads. */
-async function moreQuestions(userId: number, n: number): Promise<void> {
+/** Rows of a user's written straight into D1 at `time`, many at once, then counted as the routes count them. */
+async function moreOf(table: "questions" | "articles", userId: number, n: number, time = 1): Promise<void> {
+  const id = table === "questions" ? "question_id" : "article_id";
   const statement = env.DB.prepare(
-    `INSERT INTO questions (user_id, title, content_markdown, content_rendered, create_time, update_time)
-     VALUES (?, 'more', 'x', '<p>x</p>', 1, 1)`,
+    `INSERT INTO ${table} (user_id, title, content_markdown, content_rendered, create_time, update_time)
+     VALUES (?, 'more', 'x', '<p>x</p>', ?, ?) RETURNING ${id} AS id`,
   );
-  await env.DB.batch(Array.from({ length: n }, () => statement.bind(userId)));
+  const rows = await env.DB.batch<{ id: number }>(Array.from({ length: n }, () => statement.bind(userId, time, time)));
+  await recountCounters(
+    table === "questions" ? "question" : "article",
+    rows.map((result) => result.results[0]!.id),
+  );
 }
 
 describe("Server-Timing reports the rows D1 read", () => {
@@ -38,7 +43,7 @@ describe("Server-Timing reports the rows D1 read", () => {
     const alone = await get(path, { token: user.token, query });
     expect(alone.status).toBe(200);
     expect(rowsRead(alone)).toBeGreaterThan(0);
-    await moreQuestions(user.user_id, 300);
+    await moreOf("questions", user.user_id, 300);
     const among = await get(path, { token: user.token, query });
     expect(among.body.data.question_id).toBe(question);
     expect(rowsRead(among)).toBe(rowsRead(alone));
@@ -79,22 +84,6 @@ interface Ids {
 }
 
 describe("a page of a list a counter totals reads about a page of rows, however long the list", () => {
-  /** Rows written straight into D1 at `time`, then counted as the routes count them. */
-  async function moreOf(table: "questions" | "articles", userId: number, n: number, time: number): Promise<void> {
-    const id = table === "questions" ? "question_id" : "article_id";
-    const statement = env.DB.prepare(
-      `INSERT INTO ${table} (user_id, title, content_markdown, content_rendered, create_time, update_time)
-       VALUES (?, 'more', 'x', '<p>x</p>', ?, ?) RETURNING ${id} AS id`,
-    );
-    const rows = await env.DB.batch<{ id: number }>(
-      Array.from({ length: n }, () => statement.bind(userId, time, time)),
-    );
-    await recountCounters(
-      table === "questions" ? "question" : "article",
-      rows.map((result) => result.results[0]!.id),
-    );
-  }
-
   it.each(["questions", "articles"] as const)(
     "a user's %s, newest first, among newer ones of others",
     async (table) => {

@@ -2,9 +2,9 @@
  * Which rows of a kind a reader can see: trashed ones count as missing (docs/permissions.md#existence-checks); users
  * have no trash.
  */
-import { Column, eq, is, type SQL, sql } from "drizzle-orm";
+import { Column, eq, is, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { allOf } from "../db/conditions";
+import { allOf, equalsUnindexed } from "../db/conditions";
 import type { Entity } from "../domain/entities";
 import { type IdSource, inIds } from "./id-source";
 
@@ -20,13 +20,9 @@ export function isLive(entity: Pick<Entity, "id" | "trash">, id: number | SQLite
   return allOf(inIds(entity.id, id), liveById(entity));
 }
 
-/**
- * Its live rows, when the rows are picked by a set of ids. The primary key finds those few rows; SQLite, not knowing
- * how few a set holds, would rather read every live row through an index on the trash column, so the unary `+`
- * keeps this term off any index (docs/data-model.md#indexes).
- */
+/** Its live rows, when the rows are picked by a set of ids: see {@link equalsUnindexed}. */
 export const liveById = (entity: Pick<Entity, "trash">): SQL | undefined =>
-  entity.trash ? sql`+${entity.trash} = 0` : undefined;
+  entity.trash ? equalsUnindexed(entity.trash, 0) : undefined;
 
 /** Its live rows, in a WHERE or JOIN condition; every row of a kind without trash. */
 export const liveRows = (entity: Pick<Entity, "trash">): SQL | undefined =>

@@ -4,6 +4,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { OrderRule } from "../lib/order";
+import { codePointLength } from "../lib/text-length";
 
 export { z };
 
@@ -76,7 +77,7 @@ export const trimmedText = (max: number) =>
     .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
     .trim()
     .refine((value) => value.length > 0, "must not be empty")
-    .refine((value) => Array.from(value).length <= max, `at most ${max} characters`)
+    .refine((value) => codePointLength(value) <= max, `at most ${max} characters`)
     .openapi({ minLength: 1, maxLength: max });
 
 /** `{original, small, middle, large}` of an avatar or a cover (lib/image-urls.ts). */

@@ -17,8 +17,15 @@ import type { Nodes as MdastNodes } from "mdast";
 import { gfmToMarkdown } from "mdast-util-gfm";
 import { type Options, toMarkdown } from "mdast-util-to-markdown";
 import { ContentLimitError, MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
-import { MAX_PUNCTUATION, MAX_SOURCE_LENGTH, punctuationIn, tooMuchPunctuation } from "./markdown-bounds";
+import {
+  MAX_PUNCTUATION,
+  MAX_SOURCE_LENGTH,
+  punctuationIn,
+  renderedTooLarge,
+  tooMuchPunctuation,
+} from "./markdown-bounds";
 import { sanitizedTree } from "./sanitize";
+import { utf8Length } from "./text-length";
 
 /**
  * The most tags (start tags, comments, doctypes) the HTML may have. An element costs parse5, the sanitiser and
@@ -115,13 +122,9 @@ function tags(html: string): number {
   return count;
 }
 
-function tooBig(): string {
-  return `Content must render to at most ${MAX_RENDERED_BYTES / 1024} KiB of HTML`;
-}
-
-/** UTF-8 length; a string longer in UTF-16 units than the limit is over it in bytes too, without encoding it. */
+/** Over the rendered-HTML bound in UTF-8 bytes; a string longer in UTF-16 units than it is over it in bytes too. */
 function overRenderedLimit(html: string): boolean {
-  return html.length > MAX_RENDERED_BYTES || new TextEncoder().encode(html).length > MAX_RENDERED_BYTES;
+  return html.length > MAX_RENDERED_BYTES || utf8Length(html) > MAX_RENDERED_BYTES;
 }
 
 /** Where the library's conversion differs from what renders back to the same content. */
@@ -160,7 +163,7 @@ const MARKDOWN_OPTIONS: Options = {
  * @throws ContentLimitError when the input is over a bound (see the file comment).
  */
 export function htmlToMarkdown(html: string): string {
-  if (overRenderedLimit(html)) throw new ContentLimitError(tooBig());
+  if (overRenderedLimit(html)) throw new ContentLimitError(renderedTooLarge());
   if (tags(html) > MAX_TAGS) throw new ContentLimitError(`Content may have at most ${MAX_TAGS} HTML tags`);
   const tree = sanitizedTree(html);
   prepare(tree);

@@ -14,6 +14,7 @@
  * deep), which the tests check; bench/content.ts measures the worst input each lets through.
  */
 import { MAX_RENDERED_BYTES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from "./content-limits";
+import { utf8Length } from "./text-length";
 
 /** The most characters a markdown source may have: twice the text limit leaves room for markup. */
 export const MAX_SOURCE_LENGTH = 200_000;
@@ -52,8 +53,14 @@ export const MAX_PUNCTUATION = 40_000;
 export const MAX_BRACKETS = 2_000;
 export const IMAGE_BRACKET = 3;
 /**
- * Tags of raw HTML (a `<` before a letter, `/`, `!` or `?`): the scrub reads each fragment with the HTML tokenizer,
- * a few µs a tag, on every pass.
+ * A `<` before a letter, `/`, `!` or `?`: what a browser, or a renderer laxer than CommonMark about what a tag is,
+ * reads as the start of markup (`<img/src=x/onerror=…>`). The scrub escapes or rewrites every one (lib/markdown.ts).
+ */
+export const MARKUP_START = /<(?=[a-zA-Z/!?])/;
+
+/**
+ * Tags of raw HTML ({@link MARKUP_START}): the scrub reads each fragment with the HTML tokenizer, a few µs a tag,
+ * on every pass.
  */
 export const MAX_HTML_TAGS = 2_000;
 /**
@@ -196,7 +203,7 @@ export function markdownWorkRefusal(source: string): string | null {
       allPunctuation++;
       if (isWalkingDelimiter(code)) delimiters++;
       if (code === 91) brackets += line.charCodeAt(i - 1) === 33 ? IMAGE_BRACKET : 1;
-      if (code === 60 && /[a-zA-Z/!?]/.test(line.charAt(i + 1))) tags++;
+      if (code === 60 && MARKUP_START.test(line.slice(i, i + 2))) tags++;
       renderedBytes += ESCAPE_GROWTH[line.charAt(i)] ?? 0;
       // GFM autolinks: `a@b.c`, `www.a.b`, `http://a.b`.
       if (code === 64 || (code === 46 && line.endsWith("www", i)) || (code === 58 && line.startsWith("//", i + 1))) {
@@ -228,32 +235,4 @@ export function tooMuchPunctuation(): string {
 /** The message of content over {@link MAX_RENDERED_BYTES}, estimated before rendering or measured after. */
 export function renderedTooLarge(): string {
   return `Content must render to at most ${MAX_RENDERED_BYTES / 1024} KiB of HTML`;
-}
-
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // Two-byte and three-byte code units; a surrogate pair (four bytes) is two units of two bytes each.
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
-}
-
-/** The code points of text, as the reference counts multibyte text: a surrogate pair is one. */
-export function codePointLength(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (
-      code >= 0xdc00 &&
-      code <= 0xdfff &&
-      i > 0 &&
-      text.charCodeAt(i - 1) >= 0xd800 &&
-      text.charCodeAt(i - 1) <= 0xdbff
-    ) {
-      count--;
-    }
-  }
-  return count;
 }

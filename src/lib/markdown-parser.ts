@@ -245,8 +245,11 @@ function mapLines(state: StateBlock, _startLine: number, before: number) {
   }
 }
 
+/** Whether the character at `offset` is whitespace as `String.prototype.trim` sees it (none past the end). */
+const isSpaceAt = (source: string, offset: number | undefined) => /\s/.test(source.charAt(offset ?? -1));
+
 function onlySpaceBetween(source: string, from: number, to: number): boolean {
-  for (let offset = from; offset < to; offset++) if (!/\s/.test(source.charAt(offset))) return false;
+  for (let offset = from; offset < to; offset++) if (!isSpaceAt(source, offset)) return false;
   return true;
 }
 
@@ -255,12 +258,11 @@ function onlySpaceBetween(source: string, from: number, to: number): boolean {
  * trims so, Unicode spaces such as U+3000 included), and for a heading after its `#`s too.
  */
 function contentStart(source: string, offsetOf: (i: number) => number, heading: boolean): number {
-  const at = (i: number) => source.charAt(offsetOf(i));
-  const isTrimmed = (i: number) => at(i) !== "" && /\s/.test(at(i));
+  const isTrimmed = (i: number) => isSpaceAt(source, offsetOf(i));
   let i = 0;
   if (heading) {
     while (isTrimmed(i)) i++;
-    while (at(i) === "#") i++;
+    while (source.charAt(offsetOf(i)) === "#") i++;
   }
   while (isTrimmed(i)) i++;
   return i;
@@ -274,9 +276,8 @@ wrapBlock("heading", mapLines);
  * source offsets of each cell's characters, a backslash before a `|` left out as it leaves it out.
  */
 function rowCells(source: string, start: number, end: number): number[][] {
-  const isSpace = (offset: number | undefined) => /\s/.test(source.charAt(offset ?? -1));
-  while (start < end && isSpace(start)) start++;
-  while (end > start && isSpace(end - 1)) end--;
+  while (start < end && isSpaceAt(source, start)) start++;
+  while (end > start && isSpaceAt(source, end - 1)) end--;
   const cells: number[][] = [];
   let cell: number[] = [];
   let escaped = false;
@@ -295,8 +296,8 @@ function rowCells(source: string, start: number, end: number): number[][] {
   return cells.map((offsets) => {
     let from = 0;
     let to = offsets.length;
-    while (from < to && isSpace(offsets[from])) from++;
-    while (to > from && isSpace(offsets[to - 1])) to--;
+    while (from < to && isSpaceAt(source, offsets[from])) from++;
+    while (to > from && isSpaceAt(source, offsets[to - 1])) to--;
     return offsets.slice(from, to);
   });
 }

@@ -4,10 +4,11 @@
  */
 import { ContentLimitError, MAX_RENDERED_BYTES } from "./content-limits";
 import { htmlToMarkdown } from "./html-to-markdown";
-import { codePointLength, markdownWorkRefusal, renderedTooLarge, utf8Length } from "./markdown-bounds";
+import { MARKUP_START, markdownWorkRefusal, renderedTooLarge } from "./markdown-bounds";
 import { normaliseSource, type ParsedMarkdown, parseMarkdown } from "./markdown-parser";
 import { renderTokens } from "./markdown-render";
 import { isSafeUrl, MarkupScrubber } from "./sanitize";
+import { codePointLength, utf8Length } from "./text-length";
 
 /**
  * Every parse, the scrub's later passes included (escaping `<` as `&lt;` makes the text longer), is of a source
@@ -26,15 +27,14 @@ export function renderMarkdown(markdown: string): string {
 }
 
 /**
- * In the text between the spans {@link scrubOnce} rewrites, the parser reads every `<` as text, but a browser,
- * or a renderer laxer than CommonMark about what a tag is, would read one before a letter, `/`, `!` or `?` as
- * markup (`<img/src=x/onerror=…>`). Those that no backslash escapes are written `&lt;`, which renders the same.
- * The alternation consumes backslash escapes first, so `\<` is seen as escaped and `\\<` is not.
+ * In the text between the spans {@link scrubOnce} rewrites, the parser reads every `<` as text, but a browser or a
+ * lax renderer reads a {@link MARKUP_START} as markup. Those that no backslash escapes are written `&lt;`, which
+ * renders the same. The alternation consumes backslash escapes first, so `\<` is seen as escaped and `\\<` is not.
  */
-const MARKUP_START = /\\[\s\S]|<(?=[a-zA-Z/!?])/g;
+const ESCAPE_OR_MARKUP_START = new RegExp(String.raw`\\[\s\S]|${MARKUP_START.source}`, "g");
 
 function escapeMarkupStarts(text: string): string {
-  return text.replace(MARKUP_START, (match) => (match === "<" ? "&lt;" : match));
+  return text.replace(ESCAPE_OR_MARKUP_START, (match) => (match === "<" ? "&lt;" : match));
 }
 
 /**
@@ -43,7 +43,7 @@ function escapeMarkupStarts(text: string): string {
  * controls, parentheses and angle brackets percent-encoded and `&` and `\` escaped: the same URL.
  */
 function destination(text: string, url: string): string {
-  if (!/<[a-zA-Z/!?]/.test(text)) return text;
+  if (!MARKUP_START.test(text)) return text;
   return url.replace(/[\0- ()<>\\&\x7f]/g, (c) => (c === "&" || c === "\\" ? `\\${c}` : encodeURIComponent(c)));
 }
 
@@ -51,7 +51,7 @@ function destination(text: string, url: string): string {
  * One rewrite of the source as the parser reads it: code stays byte for byte; raw HTML, block or inline, goes
  * through the allow-list tag by tag; an unsafe link or image destination becomes `#` (and a safe one that looks
  * like a tag is written bare), and an unsafe autolink becomes text by escaping its `<`; other text only has its
- * markup-like `<` escaped ({@link MARKUP_START}).
+ * markup-like `<` escaped ({@link ESCAPE_OR_MARKUP_START}).
  */
 function scrubOnce({ source, spans }: ParsedMarkdown): string {
   const html = new MarkupScrubber();

@@ -1,11 +1,17 @@
 /**
- * A D1 binding that fails on purpose: the k-th round trip (a `batch()`, or a statement's run/all/first/raw)
- * throws instead of reaching the database, as a D1 outage or a timeout in the middle of a request would. Every
- * round trip is counted, so a healthy run tells how many a request makes.
+ * A D1 binding between a request and the test's own: it counts every round trip (a `batch()`, or a statement's
+ * run/all/first/raw), can make the k-th one throw instead of reaching the database, as a D1 outage or a timeout in
+ * the middle of a request would, and records every statement sent with its bound values, for the tests that look
+ * at the SQL itself (query plans).
  */
 import { env } from "cloudflare:workers";
 
 export class InjectedFault extends Error {}
+
+export interface Recorded {
+  sql: string;
+  values: unknown[];
+}
 
 export class FaultyD1 {
   roundTrips = 0;
@@ -14,24 +20,30 @@ export class FaultyD1 {
     private readonly inner: D1Database,
     /** The round trip that throws (1-based); 0 never. */
     private readonly failAt = 0,
+    /** Where each statement sent is recorded. */
+    readonly log: Recorded[] = [],
   ) {}
 
-  trip<T>(run: () => Promise<T>): Promise<T> {
+  trip<T>(statements: Recorded[], run: () => Promise<T>): Promise<T> {
     this.roundTrips += 1;
+    this.log.push(...statements);
     if (this.roundTrips === this.failAt) return Promise.reject(new InjectedFault(`D1 round trip ${this.failAt}`));
     return run();
   }
 
   prepare(query: string): FaultyStatement {
-    return new FaultyStatement(this.inner.prepare(query), this);
+    return new FaultyStatement(this.inner.prepare(query), this, { sql: query, values: [] });
   }
 
   batch<T>(statements: FaultyStatement[]): Promise<D1Result<T>[]> {
-    return this.trip(() => this.inner.batch<T>(statements.map((statement) => statement.inner)));
+    return this.trip(
+      statements.map((statement) => statement.recorded),
+      () => this.inner.batch<T>(statements.map((statement) => statement.inner)),
+    );
   }
 
   exec(query: string): Promise<D1ExecResult> {
-    return this.trip(() => this.inner.exec(query));
+    return this.trip([{ sql: query, values: [] }], () => this.inner.exec(query));
   }
 }
 
@@ -39,26 +51,31 @@ class FaultyStatement {
   constructor(
     readonly inner: D1PreparedStatement,
     private readonly db: FaultyD1,
+    readonly recorded: Recorded,
   ) {}
 
   bind(...values: unknown[]): FaultyStatement {
-    return new FaultyStatement(this.inner.bind(...values), this.db);
+    return new FaultyStatement(this.inner.bind(...values), this.db, { sql: this.recorded.sql, values });
+  }
+
+  private trip<T>(run: () => Promise<T>): Promise<T> {
+    return this.db.trip([this.recorded], run);
   }
 
   first<T>(column?: string): Promise<T | null> {
-    return this.db.trip(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
+    return this.trip(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
   }
 
   all<T>(): Promise<D1Result<T>> {
-    return this.db.trip(() => this.inner.all<T>());
+    return this.trip(() => this.inner.all<T>());
   }
 
   run<T>(): Promise<D1Result<T>> {
-    return this.db.trip(() => this.inner.run<T>());
+    return this.trip(() => this.inner.run<T>());
   }
 
   raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
-    return this.db.trip(() => this.inner.raw<T>(options as { columnNames?: false }));
+    return this.trip(() => this.inner.raw<T>(options as { columnNames?: false }));
   }
 }
 
@@ -66,4 +83,9 @@ class FaultyStatement {
 export function faultyEnv(failAt = 0): { env: typeof env; db: FaultyD1 } {
   const db = new FaultyD1(env.DB, failAt);
   return { env: { ...env, DB: db as unknown as D1Database }, db };
+}
+
+/** The test's bindings with D1 replaced by one that records every statement sent into `log`. */
+export function recordingEnv(log: Recorded[]): typeof env {
+  return { ...env, DB: new FaultyD1(env.DB, 0, log) as unknown as D1Database };
 }

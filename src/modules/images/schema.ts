@@ -5,6 +5,7 @@
 import { includeQuery, pageQuery, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 import { stripTags } from "../../lib/sanitize";
+import { codePointLength } from "../../lib/text-length";
 
 /** `user` is the uploader; the others are the item the image is linked to (null until linked, or when trashed). */
 export const IMAGE_INCLUDES = ["user", "question", "answer", "article"] as const;
@@ -116,7 +117,7 @@ export const ImageRenameBody = z
       .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
       .transform((value) => stripTags(value).trim())
       .refine((value) => value.length > 0, "must not be empty")
-      .refine((value) => Array.from(value).length <= 255, "at most 255 characters")
+      .refine((value) => codePointLength(value) <= 255, "at most 255 characters")
       .openapi({ minLength: 1, maxLength: 255 }),
   })
   .openapi("ImageRename");

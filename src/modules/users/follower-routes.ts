@@ -12,8 +12,7 @@ import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
 import { authSecurity, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
-import { parseInclude } from "../../lib/include";
-import { FollowerCountSchema, USER_INCLUDES, UserPageQuery, UserSchema } from "./schema";
+import { FollowerCountSchema, UserPageQuery, UserSchema, userIncludesOf } from "./schema";
 import { listFollowers } from "./service";
 
 export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
@@ -33,14 +32,7 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
       const query = c.req.valid("query");
       return pageOf(
         c,
-        listFollowers(
-          c.get("db"),
-          viewOf(c),
-          target,
-          idOf(c.req.valid("param")),
-          query,
-          parseInclude(query.include, USER_INCLUDES),
-        ),
+        listFollowers(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), query, userIncludesOf(query)),
       );
     },
   );

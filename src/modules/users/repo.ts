@@ -5,6 +5,7 @@ import type { FollowJoin } from "../../behaviours/followable";
 import { inIds } from "../../behaviours/id-source";
 import { userColumns } from "../../core/caller";
 import type { Db } from "../../db/client";
+import { equalsUnindexed } from "../../db/conditions";
 import { follows, tokens, users } from "../../db/schema";
 import type { Order } from "../../lib/order";
 import type { ProfileChanges, UserOrderField } from "./schema";
@@ -56,13 +57,10 @@ export function updateProfile(db: Db, userId: number, changes: ProfileChanges, t
 
 /** Disabling keeps the time of the first disable when a user is disabled again. */
 export function disableUsers(db: Db, ids: number[], time: number) {
-  return (
-    db
-      .update(users)
-      .set({ disable_time: time })
-      // `+`: the ids find the rows, not an index of every enabled user (docs/data-model.md#indexes).
-      .where(and(inIds(users.user_id, ids), sql`+${users.disable_time} = 0`))
-  );
+  return db
+    .update(users)
+    .set({ disable_time: time })
+    .where(and(inIds(users.user_id, ids), equalsUnindexed(users.disable_time, 0)));
 }
 
 export function enableUsers(db: Db, ids: number[]) {

@@ -11,9 +11,8 @@ import { adminAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId, 
 import { createRouter } from "../../http/router";
 import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
-import { parseInclude } from "../../lib/include";
 import { mountCapabilities } from "../capabilities";
-import { ProfileBody, USER_INCLUDES, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema } from "./schema";
+import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema, userIncludesOf } from "./schema";
 import {
   callerRecord,
   disable,
@@ -30,7 +29,6 @@ const router = createRouter();
 const tags = ["users"];
 const UserIdParam = pathId("user_id");
 const UserIdsParam = pathIds("user_ids");
-const includeOf = (query: { include?: string }) => parseInclude(query.include, USER_INCLUDES);
 
 router.openapi(
   createRoute({
@@ -43,7 +41,7 @@ router.openapi(
     request: { query: UserIncludeQuery },
     responses: okResponse(UserSchema),
   }),
-  (c) => ok(c, callerRecord(requireUser(c), viewOf(c), includeOf(c.req.valid("query")))),
+  (c) => ok(c, callerRecord(requireUser(c), viewOf(c), userIncludesOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -64,7 +62,7 @@ router.openapi(
       viewOf(c),
       requireUser(c).user_id,
       c.req.valid("json"),
-      includeOf(c.req.valid("query")),
+      userIncludesOf(c.req.valid("query")),
     );
     return ok(c, user);
   },
@@ -93,7 +91,7 @@ router.openapi(
         followTargets.user,
         requireViewer(viewOf(c)).user_id,
         query,
-        includeOf(query),
+        userIncludesOf(query),
       ),
     );
   },
@@ -111,7 +109,7 @@ router.openapi(
   }),
   (c) => {
     const query = c.req.valid("query");
-    return pageOf(c, listUsers(c.get("db"), viewOf(c), query, includeOf(query)));
+    return pageOf(c, listUsers(c.get("db"), viewOf(c), query, userIncludesOf(query)));
   },
 );
 
@@ -126,7 +124,7 @@ router.openapi(
     responses: okResponse(UserSchema),
   }),
   async (c) =>
-    ok(c, await getUser(c.get("db"), viewOf(c), c.req.valid("param").user_id, includeOf(c.req.valid("query")))),
+    ok(c, await getUser(c.get("db"), viewOf(c), c.req.valid("param").user_id, userIncludesOf(c.req.valid("query")))),
 );
 
 router.openapi(
@@ -143,7 +141,10 @@ router.openapi(
   }),
   async (c) => {
     const id = c.req.valid("param").user_id;
-    return ok(c, await editProfile(c.get("db"), viewOf(c), id, c.req.valid("json"), includeOf(c.req.valid("query"))));
+    return ok(
+      c,
+      await editProfile(c.get("db"), viewOf(c), id, c.req.valid("json"), userIncludesOf(c.req.valid("query"))),
+    );
   },
 );
 
@@ -174,7 +175,7 @@ for (const action of ["disable", "enable"] as const) {
       const ids = parseIdList(user_ids ?? "", "user_ids");
       const db = c.get("db");
       const view = viewOf(c);
-      const include = includeOf(c.req.valid("query"));
+      const include = userIncludesOf(c.req.valid("query"));
       const users =
         action === "disable"
           ? await disable(db, view, requireAdmin(c).user_id, ids, include)
@@ -190,7 +191,7 @@ const userFollowees = userListRoutes({
   description: "Newest follow first; disabled users stay listed.",
   query: UserPageQuery,
   item: UserSchema,
-  load: (db, view, userId, query) => listFollowees(db, view, userId, query, includeOf(query)),
+  load: (db, view, userId, query) => listFollowees(db, view, userId, query, userIncludesOf(query)),
 });
 router.openapi(userFollowees.ofUser, userFollowees.handler);
 router.openapi(userFollowees.ofCaller, userFollowees.handler);

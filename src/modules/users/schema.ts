@@ -1,5 +1,6 @@
 /** Zod schemas of the users routes: the User record (spec "User (full record)"), queries and bodies. */
 import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
+import { parseInclude } from "../../lib/include";
 import type { OrderRule } from "../../lib/order";
 
 const restricted = <T extends z.ZodType>(schema: T) =>
@@ -7,6 +8,9 @@ const restricted = <T extends z.ZodType>(schema: T) =>
 
 export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
 export type UserInclude = (typeof USER_INCLUDES)[number];
+
+/** The includes a list of User records asks for: the users routes' own and the follower and voter lists'. */
+export const userIncludesOf = (query: { include?: string }) => parseInclude(query.include, USER_INCLUDES);
 
 export const UserSchema = z
   .object({

@@ -11,8 +11,7 @@ import { pageOf } from "../../http/list-routes";
 import { loginRequired, requireUser } from "../../http/middleware/context";
 import { authSecurity, jsonBody, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
-import { parseInclude } from "../../lib/include";
-import { USER_INCLUDES, UserSchema } from "../users/schema";
+import { UserSchema, userIncludesOf } from "../users/schema";
 import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 
@@ -33,14 +32,7 @@ export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget
       const query = c.req.valid("query");
       return pageOf(
         c,
-        listVoters(
-          c.get("db"),
-          viewOf(c),
-          target,
-          idOf(c.req.valid("param")),
-          query,
-          parseInclude(query.include, USER_INCLUDES),
-        ),
+        listVoters(c.get("db"), viewOf(c), target, idOf(c.req.valid("param")), query, userIncludesOf(query)),
       );
     },
   );
