@@ -8,6 +8,7 @@ import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "./core/errors";
 import type { AppEnv } from "./http/app-env";
+import { staleClaimIn } from "./http/attempt";
 import { normaliseBody } from "./http/middleware/body";
 import { requestContext } from "./http/middleware/context";
 import { cors } from "./http/middleware/cors";
@@ -78,6 +79,12 @@ export function createApp() {
   });
 
   app.onError((err, c) => {
+    const stale = staleClaimIn(err);
+    if (stale) {
+      // Served again by the Worker's entry (http/attempt.ts): this answer is never sent.
+      c.get("attempt").retry = stale.resolution;
+      return c.body(null, 503);
+    }
     if (err instanceof ApiError) return errorResponse(c, err);
     if (err instanceof HTTPException) {
       if (err.status === 413) return errorResponse(c, new ApiError("BODY_TOO_LARGE"));

@@ -2,13 +2,32 @@
 import { createApp } from "./app";
 import type { Bindings } from "./core/env";
 import { backgroundDb } from "./db/client";
+import { beginAttempt } from "./http/attempt";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
 
 const app = createApp();
 
+const CREDENTIALS = ["token", "authorization", "cookie"];
+const carriesBody = (request: Request) => request.body !== null && request.method !== "GET";
+
+/**
+ * Serves a request, and once more when its token check contradicted what the token claimed (http/attempt.ts): the
+ * second try knows the caller and the settings, so it cannot need a third. A body is read once per try, so a
+ * request that may need a second one keeps a copy of its body for it.
+ */
+async function serve(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
+  const claims = CREDENTIALS.some((name) => request.headers.has(name));
+  const spare = claims && carriesBody(request) ? request.clone() : request;
+  const attempt = beginAttempt(request);
+  const response = await app.fetch(request, env, ctx);
+  if (!attempt.retry) return response;
+  beginAttempt(spare, attempt.retry, attempt.meter);
+  return app.fetch(spare, env, ctx);
+}
+
 export default {
-  fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => app.fetch(overrideMethod(request), env, ctx),
+  fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => serve(overrideMethod(request), env, ctx),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(purgeExpired(backgroundDb(env.DB)));
   },

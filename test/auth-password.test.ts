@@ -117,7 +117,7 @@ describe("PUT /api/user/password", () => {
     const res = await reset({ email: user.email, email_code: code, password: "brand new" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     for (const token of [user.token, second]) expect((await del("/api/tokens/current", { token })).status).toBe(401);
     expect((await login(user.username, DEFAULT_PASSWORD)).status).toBe(400);

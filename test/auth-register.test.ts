@@ -51,7 +51,7 @@ describe("POST /api/user/register/email", () => {
   it("costs at most 3 D1 round trips", async () => {
     const res = await requestCode(address());
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("refuses an invalid or missing address with 200001 errors.email", async () => {
@@ -194,7 +194,7 @@ describe("POST /api/users", () => {
     const code = await mailedCode(email);
     const res = await register({ email, email_code: code, username: uniqueName(), password: "pw-long-enough" });
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("shows the restricted fields to an administrator registering someone", async () => {

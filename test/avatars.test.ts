@@ -74,7 +74,7 @@ describe("POST /api/user/avatar", () => {
       expect(await column(user.user_id, "avatar")).toBe(keyOf(urls.original));
       const me = await get("/api/user", { token: user.token });
       expect(me.body.data.avatar).toEqual(urls);
-      expect(res.roundTrips).toBeLessThanOrEqual(3);
+      expect(res.roundTrips).toBeLessThanOrEqual(2);
     });
   });
 
@@ -134,7 +134,7 @@ describe("DELETE /api/user/avatar", () => {
     await expectStoredSet(urls, AVATAR, "png", [256, 256]);
     await expectGone(uploaded);
     expect((await get("/api/user", { token: user.token })).body.data.avatar).toEqual(urls);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     // A second reset draws the same picture under new names again.
     const again = (await del("/api/user/avatar", { token: user.token })).body.data as Urls;
@@ -158,7 +158,7 @@ describe("DELETE /api/users/{user_id}/avatar", () => {
     await expectStoredSet(urls, AVATAR, "png", [256, 256]);
     await expectGone(uploaded);
     expect(await column(user.user_id, "avatar")).toBe(keyOf(urls.original));
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("refuses a user with 201002, an anonymous caller with 201001, and a missing user with 201003", async () => {
@@ -183,7 +183,7 @@ describe("POST /api/user/cover", () => {
     expect(urls.original).toContain(`/upload/${await ownerFolder("user-cover", user.user_id)}/`);
     await expectStoredSet(urls, COVER, type, [1600, 1000]);
     expect((await get("/api/user", { token: user.token })).body.data.cover).toEqual(urls);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("deletes the old cover on a new upload", async () => {
@@ -242,7 +242,7 @@ describe("the default avatar of a new account", () => {
     const username = uniqueName("Zed");
     const res = await post("/api/users", { body: { email, email_code: code, username, password: "pw secret" } });
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     const { user_id, avatar } = res.body.data as { user_id: number; avatar: Urls };
     const stored = await column(user_id, "avatar");
     expect(stored).toMatch(new RegExp(`^${await ownerFolder("user-avatar", user_id)}/[0-9a-f]{32}\\.png$`));

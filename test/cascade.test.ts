@@ -215,7 +215,7 @@ describe("DELETE /api/questions/{question_id}", () => {
     const res = await del(`/api/questions/${question}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     expect(await ids("questions", "question_id")).toEqual([kept]);
     expect(await ids("answers", "answer_id")).toEqual([keptAnswer]);
@@ -271,7 +271,7 @@ describe("DELETE /api/questions/{question_id}", () => {
     for (const question of questions) await createAnswer(answerer.user_id, question);
     const res = await del(`/api/questions/${questions.join(",")}`, { token: admin.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await all("SELECT * FROM questions")).toEqual([]);
     expect(await all("SELECT * FROM answers")).toEqual([]);
     await expectUserCounts(asker, { question_count: 0 });
@@ -302,7 +302,7 @@ describe("DELETE /api/articles/{article_id}", () => {
     const res = await del(`/api/articles/${article}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     expect(await ids("articles", "article_id")).toEqual([kept]);
     expect(await ids("comments", "comment_id")).toEqual([keptComment]);
@@ -340,7 +340,7 @@ describe("DELETE /api/answers/{answer_id}", () => {
 
     const res = await del(`/api/answers/${answer}`, { token: admin.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     expect(await ids("answers", "answer_id")).toEqual([kept]);
     expect(await ids("comments", "comment_id")).toEqual([onQuestion, keptComment]);
@@ -375,7 +375,7 @@ describe("DELETE /api/comments/{comment_id}", () => {
     const t = await thread();
     const res = await del(`/api/comments/${t.comment}`, { token: admin.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     expect(await ids("comments", "comment_id")).toEqual([t.other, t.otherReply]);
     expect(await remaining.votes()).toEqual([`comment:${t.other}`]);
@@ -447,7 +447,7 @@ describe("DELETE /api/topics/{topic_id}", () => {
 
     const res = await del(`/api/topics/${topic}`, { token: admin.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
 
     expect(await ids("topics", "topic_id")).toEqual([kept]);
     expect(await remaining.follows()).toEqual(

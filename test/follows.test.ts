@@ -68,7 +68,7 @@ describe("POST /api/users/{user_id}/followers", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.body.data).toEqual({ follower_count: 1 });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await counters(target)).toEqual({ follower_count: 1, followee_count: 0 });
     expect(await counters(user)).toEqual({ follower_count: 0, followee_count: 1 });
 
@@ -159,7 +159,7 @@ describe("DELETE /api/users/{user_id}/followers", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.body.data).toEqual({ follower_count: 1 });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await counters(target)).toEqual({ follower_count: 1, followee_count: 0 });
     expect(await counters(user)).toEqual({ follower_count: 0, followee_count: 0 });
     expect(await counters(other)).toEqual({ follower_count: 0, followee_count: 1 });
@@ -318,7 +318,7 @@ describe("GET /api/users/{user_id}/followers", () => {
     expect(res.body.pagination.total).toBe(110);
     for (const user of res.body.data)
       expect(user.relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 });
 
@@ -357,7 +357,7 @@ describe("GET /api/users/{user_id}/followees", () => {
     expect(res.body.data.map((u: { relationships: unknown }) => u.relationships)).toEqual([
       { is_me: false, is_following: true, is_followed: true },
     ]);
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 });
 
@@ -402,7 +402,7 @@ describe.each([
       is_following: kind === "followees",
       is_followed: kind === "followers",
     });
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 });
 

@@ -121,7 +121,7 @@ describe("images referenced from content", () => {
 
     const res = await call("DELETE", `/api/questions/${questionId}`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await linkOf(own.key)).toBeNull();
     expect(await linkOf(ofAnswer.key)).toBeNull();
     for (const path of [...filesOf(own.release), ...filesOf(ofAnswer.release)])

@@ -241,7 +241,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     expect(res.body.data.delete_time).toBeGreaterThanOrEqual(before);
     expect(res.body.data).toEqual(await record(ids[0]));
     expect(res.body.data.relationships).toBeUndefined();
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await deleteTime(ids[1])).toBe(0);
     expect(await fed()).toEqual(each(await fed(), 1));
   });
@@ -269,7 +269,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     expect(res.body.code).toBe(0);
     expect(res.body.data.delete_time).toBe(0);
     expect(res.body.data).toEqual(await record(ids[0]));
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await fed()).toEqual(each(await fed(), 2));
 
     for (const target of [path([ids[0]], "untrash"), path([ids[1] + 1000], "untrash")]) {
@@ -291,7 +291,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     expect(trashed.body.pagination).toBeUndefined();
     expect(trashed.body.data).toEqual([await record(ids[1]), await record(ids[0])]);
     expect(trashed.body.data.every((item: { delete_time: number }) => item.delete_time > 0)).toBe(true);
-    expect(trashed.roundTrips).toBeLessThanOrEqual(3);
+    expect(trashed.roundTrips).toBeLessThanOrEqual(2);
     expect(await fed()).toEqual(each(await fed(), 0));
 
     const again = await post(path(ids, "trash"), { token: admin.token });
@@ -303,7 +303,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     expect(untrashed.status).toBe(200);
     expect(untrashed.body.data).toEqual([await record(ids[0])]);
     expect(untrashed.body.data[0].delete_time).toBe(0);
-    expect(untrashed.roundTrips).toBeLessThanOrEqual(3);
+    expect(untrashed.roundTrips).toBeLessThanOrEqual(2);
     expect(await fed()).toEqual(each(await fed(), 1));
 
     const mixed = await post(path(ids, "untrash"), { token: admin.token });
@@ -322,7 +322,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     expect(Object.keys(res.body.data.relationships).sort()).toEqual(kind.include.split(",").sort());
     if (kind.include.includes("voting")) expect(res.body.data.relationships.voting).toBe("");
     if (kind.include.includes("is_following")) expect(res.body.data.relationships.is_following).toBe(false);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("refuses more than 100 ids or a part that is not an id with 200001, before acting", async () => {
@@ -354,7 +354,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     const res = await del(path([ids[0], ids[1] + 1000, ids[1]]), { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await deleteTime(ids[0])).toBeUndefined();
     expect(await deleteTime(ids[1])).toBeUndefined();
     expect(await fed()).toEqual(each(await fed(), 0));
@@ -371,7 +371,7 @@ describe.each(cases)("trash, untrash and delete of $resource", (kind) => {
     const res = await del(path([ids[0]]), { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await deleteTime(ids[0])).toBeUndefined();
     expect(await fed()).toEqual(each(await fed(), 1));
 
@@ -453,7 +453,7 @@ describe.each(authorCases)("DELETE /api/$resource/{id} by its author", (kind) =>
     const res = await del(path(id), { token: author.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await exists(id)).toBe(false);
   });
 

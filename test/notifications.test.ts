@@ -159,7 +159,7 @@ describe("GET /api/notifications", () => {
     const res = await get("/api/notifications", { token: me.token, query: { per_page: 100, include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
     expect(res.body.data[0].relationships).toMatchObject({
       receiver: userSummary(me),
       sender: userSummary(other),
@@ -210,7 +210,7 @@ describe("GET /api/notifications/count", () => {
     const all = await get("/api/notifications/count", { token: me.token });
     expect(all.status).toBe(200);
     expect(all.body).toEqual({ code: 0, data: { notification_count: 2 } });
-    expect(all.roundTrips).toBeLessThanOrEqual(2);
+    expect(all.roundTrips).toBeLessThanOrEqual(1);
     const typed = await get("/api/notifications/count", { token: me.token, query: { type: "comment_replied" } });
     expect(typed.body.data).toEqual({ notification_count: 1 });
   });
@@ -229,7 +229,7 @@ describe("POST /api/notifications/{notification_ids}/read", () => {
       query: { include: "sender,question" },
     });
     expect(res.status).toBe(200);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     const readTime = (await stored(a)).read_time as number;
     expect(readTime).toBeGreaterThanOrEqual(now() - 5);
     expect(res.body).toEqual({
@@ -343,7 +343,7 @@ describe("POST /api/notifications/read", () => {
     expect(await unread(me)).toBe(1);
     const all = await post("/api/notifications/read", { token: me.token });
     expect(all.status).toBe(200);
-    expect(all.roundTrips).toBeLessThanOrEqual(3);
+    expect(all.roundTrips).toBeLessThanOrEqual(2);
     expect((await stored(answered)).read_time).toBeGreaterThan(0);
     expect(await unread(me)).toBe(0);
     expect((await stored(theirs)).read_time).toBe(0);
@@ -360,7 +360,7 @@ describe("DELETE /api/notifications/{notification_ids}", () => {
     await syncUnread(me);
     const res = await del(`/api/notifications/${mine.join(",")},${theirs},${theirs + 1000}`, { token: me.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await stored(mine[0]!)).toBeNull();
     expect(await stored(theirs)).not.toBeNull();
     expect(await stored(kept)).not.toBeNull();
@@ -383,7 +383,7 @@ describe("DELETE /api/notifications", () => {
     expect(await unread(me)).toBe(1);
     const res = await del("/api/notifications", { token: me.token });
     expect(res.body).toEqual({ code: 0, data: null });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await unread(me)).toBe(0);
     expect((await get("/api/notifications", { token: me.token })).body.data).toEqual([]);
     expect(await stored(theirs)).not.toBeNull();
@@ -400,7 +400,7 @@ describe("notification_unread through the whole cycle", () => {
         body: { content_markdown: `answer ${i}` },
       });
       expect(res.status).toBe(200);
-      expect(res.roundTrips).toBeLessThanOrEqual(3);
+      expect(res.roundTrips).toBeLessThanOrEqual(2);
     }
     expect(await unread(me)).toBe(2);
     const list = await get("/api/notifications", { token: me.token });

@@ -2,7 +2,8 @@
  * The authorisation matrix: every operation of GET /api/openapi.json, called by anonymous, the content's author,
  * another user, an administrator and a disabled user, gets the access answer its document promises (`security`
  * means a login, `x-access` an administrator or the author), and no response, success or error, carries a field
- * the document marks restricted to anyone who may not see it. A new route is covered without editing this file.
+ * the document marks restricted to anyone who may not see it, and each stays within its D1 round-trip budget. A new
+ * route is covered without editing this file.
  */
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./helpers/api";
@@ -106,6 +107,15 @@ function leaks(body: Json, viewer: Viewer): string[] {
   return found;
 }
 
+/**
+ * D1 round trips (docs/performance.md#one-round-trip): a read costs one, a write two. The disabled user's token names
+ * its holder, whom D1 then refuses: the request is served again for nobody, at one more.
+ */
+function roundTripBudget(operation: Operation, role: Role): number {
+  const budget = operation.method === "GET" ? 1 : 2;
+  return role === "disabled" ? budget + 1 : budget;
+}
+
 function request(operation: Operation, world: World, token: string | undefined) {
   const query = operation.includes.length ? { include: operation.includes.join(",") } : undefined;
   const body = operation.jsonBody ? sampleBody(doc, operation.jsonBody, world) : undefined;
@@ -149,6 +159,8 @@ describe.each(cases)("%s", (_name, operation) => {
         if (written.length) problems.push(`refused (${refusedRoles.join(", ")}), yet wrote to ${written.join(", ")}`);
       }
       if (res.status >= 500) problems.push(`${where}status ${res.status} ${JSON.stringify(res.body)}`);
+      const budget = roundTripBudget(operation, role);
+      if (!(res.roundTrips <= budget)) problems.push(`${where}${res.roundTrips} D1 round trips, budget ${budget}`);
       const access = accessProblem(operation.access, role, res);
       if (access) problems.push(where + access);
       for (const path of leaks(res.body, viewer)) problems.push(`${where}leaks ${path}`);

@@ -77,7 +77,7 @@ describe("POST /api/topics (multipart)", () => {
     await expectStoredSet(topic.cover, "png", [1200, 800]);
     expect((await topicRow(topic.topic_id))?.cover).toBe(keyOf(topic.cover.original));
     expect((await get(`/api/topics/${topic.topic_id}`)).body.data.cover).toEqual(topic.cover);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("creates a topic without a cover, showing the default cover", async () => {
@@ -108,7 +108,7 @@ describe("POST /api/topics (multipart)", () => {
     expect(res.body.errors.cover).toMatch(/damaged/);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM topics").first("n")).toBe(0);
     expect((await env.BUCKET.list()).objects).toEqual([]);
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("validates the text fields of the form like the JSON ones", async () => {
@@ -146,7 +146,7 @@ describe("POST|PATCH /api/topics/{topic_id} (multipart)", () => {
     await expectStoredSet(edited.cover, "jpeg", [1500, 900]);
     await expectGone(topic.cover);
     expect((await topicRow(topic.topic_id))?.cover).toBe(keyOf(edited.cover.original));
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 
   it("keeps the cover when a form edit sends none (PATCH)", async () => {

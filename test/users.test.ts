@@ -133,7 +133,7 @@ describe("GET /api/user", () => {
     const res = await get("/api/user", { bearer: user.token, query: { include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
     expect(res.body.data.user_id).toBe(user.user_id);
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 });
 
@@ -264,7 +264,7 @@ describe("PATCH /api/user", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.data.relationships).toEqual({ is_me: true, is_following: false, is_followed: false });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
 
@@ -280,7 +280,7 @@ describe("GET /api/users", () => {
     expect(res.body.data.map((u: { user_id: number }) => u.user_id)).toEqual([older.user_id, newer.user_id]);
     for (const user of res.body.data) expectPublicOnly(user);
     expect(res.body.pagination).toEqual({ page: 1, per_page: 15, previous: null, next: null, total: 2, pages: 1 });
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 
   it("shows restricted fields to administrators for everyone, and to a user only on their own row", async () => {
@@ -504,7 +504,7 @@ describe("GET /api/users", () => {
       (u: { relationships: { is_following: boolean } }) => u.relationships.is_following,
     );
     expect(following.length).toBeGreaterThan(0);
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 });
 
@@ -516,7 +516,7 @@ describe("GET /api/users/{user_id}", () => {
     expect(res.body.code).toBe(0);
     expectPublicOnly(res.body.data);
     expect(res.body.data).toMatchObject({ user_id: user.user_id, username: user.username });
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 
   it("hides restricted fields from other users and shows them to the user and to administrators", async () => {
@@ -563,7 +563,7 @@ describe("GET /api/users/{user_id}", () => {
     const res = await get(`/api/users/${other.user_id}`, { token: me.token, query: { include: ALL_INCLUDES } });
     expect(res.status).toBe(200);
     expect(res.body.data.relationships).toEqual({ is_me: false, is_following: false, is_followed: true });
-    expect(res.roundTrips).toBeLessThanOrEqual(2);
+    expect(res.roundTrips).toBeLessThanOrEqual(1);
     const anonymous = await get(`/api/users/${other.user_id}`, { query: { include: ALL_INCLUDES } });
     expect(anonymous.body.data.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
     const self = await get(`/api/users/${me.user_id}`, { token: me.token, query: { include: ALL_INCLUDES } });
@@ -609,7 +609,7 @@ describe("PATCH /api/users/{user_id}", () => {
     expect(res.body.data).toMatchObject({ user_id: user.user_id, headline: "Edited", location: "", bio: "" });
     expect(res.body.data.update_time).toBeGreaterThan(res.body.data.create_time);
     expect(res.body.data.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     const seen = await get(`/api/users/${user.user_id}`);
     expect(seen.body.data.headline).toBe("Edited");
   });
@@ -654,7 +654,7 @@ describe("POST /api/users/{user_ids}/disable", () => {
     expect(res.body.data.user_id).toBe(user.user_id);
     expect(res.body.data.disable_time).toBeGreaterThanOrEqual(time);
     expect(res.body.data.relationships).toEqual({ is_me: false });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     expect(await tokenCount(user.user_id)).toBe(0);
 
     const after = await get("/api/user", { token: user.token });
@@ -748,7 +748,7 @@ describe("POST /api/users/{user_ids}/disable", () => {
     expect(res.body.data).toHaveLength(100);
     expect(res.body.data[0].relationships).toEqual({ is_me: false, is_following: true, is_followed: false });
     expect(res.body.data[1].relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
   });
 });
 
@@ -771,7 +771,7 @@ describe("POST /api/users/{user_ids}/enable", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.body.data).toMatchObject({ user_id: user.user_id, disable_time: 0 });
-    expect(res.roundTrips).toBeLessThanOrEqual(3);
+    expect(res.roundTrips).toBeLessThanOrEqual(2);
     const listed = await get("/api/users", { query: { user_id: user.user_id } });
     expect(listed.body.data.map((u: { user_id: number }) => u.user_id)).toEqual([user.user_id]);
   });

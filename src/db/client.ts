@@ -7,6 +7,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { RunnableQuery } from "drizzle-orm/runnable-query";
+import { SQLiteSelectBase } from "drizzle-orm/sqlite-core";
 
 export class D1Meter {
   roundTrips = 0;
@@ -41,57 +42,116 @@ export class D1Meter {
   }
 }
 
+/**
+ * Statements a request sends in front of its first batch, and what their results settle: the caller's token check
+ * and the settings KV had lost (http/middleware/context.ts, docs/performance.md#one-round-trip).
+ */
+export interface Preamble {
+  entry: BatchEntry;
+  /** Whether it confirms the caller that writes would be built for: then it goes before any write. */
+  confirmsCaller: boolean;
+  /**
+   * A statement that fails when the caller is not who the writes were built for, failing their whole batch (a batch
+   * is one transaction), so that the preamble may ride with writes; without one it goes alone before them.
+   */
+  guard?: BatchStatement;
+  /** Takes the entry's results; throws to abandon the request's work (a claim the check contradicts). */
+  settle(result: never): void;
+}
+
+/** A request's preamble until a round trip has carried it. */
+class PendingPreamble {
+  preamble: Preamble | null = null;
+  db: Db | null = null;
+
+  take(): Preamble | null {
+    const preamble = this.preamble;
+    this.preamble = null;
+    return preamble;
+  }
+
+  /** Sends the preamble on its own, before anything that may not ride with it. */
+  async flush(): Promise<void> {
+    const preamble = this.take();
+    if (preamble && this.db) preamble.settle((await batch(this.db, preamble.entry)) as never);
+  }
+}
+
 class MeteredStatement {
   constructor(
     readonly inner: D1PreparedStatement,
     private readonly meter: D1Meter,
+    private readonly pending: PendingPreamble,
   ) {}
 
   bind(...values: unknown[]): MeteredStatement {
-    return new MeteredStatement(this.inner.bind(...values), this.meter);
+    return new MeteredStatement(this.inner.bind(...values), this.meter, this.pending);
+  }
+
+  private async time<T>(run: () => Promise<T>): Promise<T> {
+    await this.pending.flush();
+    return this.meter.time(run);
   }
 
   first<T>(column?: string): Promise<T | null> {
-    return this.meter.time(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
+    return this.time(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
   }
 
   all<T>(): Promise<D1Result<T>> {
-    return this.meter.time(async () => this.meter.count(await this.inner.all<T>()));
+    return this.time(async () => this.meter.count(await this.inner.all<T>()));
   }
 
   run<T>(): Promise<D1Result<T>> {
-    return this.meter.time(async () => this.meter.count(await this.inner.run<T>()));
+    return this.time(async () => this.meter.count(await this.inner.run<T>()));
   }
 
   raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
-    return this.meter.time(() => this.inner.raw<T>(options as { columnNames?: false }));
+    return this.time(() => this.inner.raw<T>(options as { columnNames?: false }));
   }
 }
 
 class MeteredD1 {
   constructor(
-    private readonly inner: D1Database,
+    private readonly inner: D1Database | D1DatabaseSession,
     private readonly meter: D1Meter,
+    private readonly pending: PendingPreamble,
   ) {}
 
   prepare(query: string): MeteredStatement {
-    return new MeteredStatement(this.inner.prepare(query), this.meter);
+    return new MeteredStatement(this.inner.prepare(query), this.meter, this.pending);
   }
 
-  batch<T>(statements: MeteredStatement[]): Promise<D1Result<T>[]> {
+  async batch<T>(statements: MeteredStatement[]): Promise<D1Result<T>[]> {
+    await this.pending.flush();
     return this.meter.time(async () => this.meter.count(await this.inner.batch<T>(statements.map((s) => s.inner))));
-  }
-
-  exec(query: string): Promise<D1ExecResult> {
-    return this.meter.time(() => this.inner.exec(query));
   }
 }
 
-export function createDb(binding: D1Database, meter: D1Meter) {
-  return drizzle(new MeteredD1(binding, meter) as unknown as D1Database);
+const pendingOf = new WeakMap<object, PendingPreamble>();
+
+export function createDb(binding: D1Database | D1DatabaseSession, meter: D1Meter) {
+  const pending = new PendingPreamble();
+  const db = drizzle(new MeteredD1(binding, meter, pending) as unknown as D1Database);
+  pending.db = db;
+  pendingOf.set(db, pending);
+  return db;
 }
 
 export type Db = ReturnType<typeof createDb>;
+
+/** Puts `preamble` in front of the request's first round trip (in place of any before it). */
+export function precede(db: Db, preamble: Preamble | null): void {
+  const pending = pendingOf.get(db);
+  if (pending) pending.preamble = preamble;
+}
+
+/** Whether a preamble still waits for a round trip. */
+export const preambleWaits = (db: Db): boolean => Boolean(pendingOf.get(db)?.preamble);
+
+/** Sends the waiting preamble now, on its own (a route with nothing to read, or one that must know first). */
+export async function settle(db: Db): Promise<void> {
+  await pendingOf.get(db)?.flush();
+}
 
 /** A client for work off the response path (`waitUntil`, cron): its round trips count against no request. */
 export const backgroundDb = (binding: D1Database): Db => createDb(binding, new D1Meter());
@@ -170,9 +230,33 @@ function plan(entry: BatchEntry, into: BatchStatement[]): (results: unknown[]) =
 export async function batch<const E extends BatchEntry>(db: Db, entry: E): Promise<BatchResult<E>> {
   const statements: BatchStatement[] = [];
   const rebuild = plan(entry, statements);
+  const preamble = pendingOf.get(db)?.take();
+  if (!preamble) return rebuild(await send(db, statements)) as BatchResult<E>;
+  // Writes built for a caller are written only for the caller D1 confirms: behind the guard, or after the check.
+  const guarded = preamble.confirmsCaller && statements.some((statement) => !(statement instanceof SQLiteSelectBase));
+  if (guarded && !preamble.guard) {
+    preamble.settle((await batch(db, preamble.entry)) as never);
+    return rebuild(await send(db, statements)) as BatchResult<E>;
+  }
+  const before: BatchStatement[] = [];
+  const settle = plan(preamble.entry, before);
+  const lead = guarded && preamble.guard ? [preamble.guard, ...before] : before;
+  let results: unknown[];
+  try {
+    results = await send(db, [...lead, ...statements]);
+  } catch (error) {
+    // The guard failed the batch, or something else did: the check alone tells which (settle throws on a stale claim).
+    if (guarded) preamble.settle((await batch(db, preamble.entry)) as never);
+    throw error;
+  }
+  preamble.settle(settle(results.slice(lead.length - before.length)) as never);
+  return rebuild(results.slice(lead.length)) as BatchResult<E>;
+}
+
+async function send(db: Db, statements: BatchStatement[]): Promise<unknown[]> {
   // drizzle's batch wants a non-empty tuple.
   const [first, ...rest] = statements;
-  return rebuild(first ? await db.batch([first, ...rest]) : []) as BatchResult<E>;
+  return first ? db.batch([first, ...rest]) : [];
 }
 
 /**

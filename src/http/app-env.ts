@@ -3,15 +3,20 @@ import type { Caller } from "../core/caller";
 import type { Bindings } from "../core/env";
 import type { D1Meter, Db } from "../db/client";
 import type { SiteOptions } from "../domain/site-options";
+import type { Attempt } from "./attempt";
 
 export interface AppEnv {
   Bindings: Bindings;
   Variables: {
+    attempt: Attempt;
     db: Db;
     meter: D1Meter;
     caller: Caller | null;
-    /** SHA-256 of the presented token, when it is valid. */
+    /** SHA-256 of the presented token, when it is valid (or claims to be, until D1 has checked it). */
     tokenHash: string | null;
-    options: SiteOptions;
+    /** Null until the request's first round trip when KV had lost them: read them through `siteOptions(c)`. */
+    options: SiteOptions | null;
+    /** Forgets the presented token (http/middleware/context.ts, `callerIgnored`). */
+    ignoreCaller: () => void;
   };
 }

@@ -4,6 +4,7 @@ import { type Caller, isAdmin } from "../core/caller";
 import { ApiError } from "../core/errors";
 import type { SiteOptions } from "../domain/site-options";
 import type { AppEnv } from "./app-env";
+import { siteOptions } from "./middleware/context";
 
 export interface View {
   viewer: Caller | null;
@@ -21,5 +22,13 @@ export function requireViewer(view: View): Caller {
 
 export function viewOf(c: Context<AppEnv>): View {
   const viewer = c.get("caller");
-  return { viewer, isAdmin: isAdmin(viewer), options: c.get("options"), origin: new URL(c.req.url).origin };
+  return {
+    viewer,
+    isAdmin: isAdmin(viewer),
+    // Read by presenters, after the first round trip, which loads them when KV has lost them.
+    get options() {
+      return siteOptions(c);
+    },
+    origin: new URL(c.req.url).origin,
+  };
 }

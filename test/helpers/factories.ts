@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { randomToken, sha256Hex } from "../../src/lib/crypto";
 import { hashPassword } from "../../src/lib/password";
 import { now } from "../../src/lib/time";
+import { claimedToken } from "../../src/lib/token-claims";
 
 export const DEFAULT_PASSWORD = "correct horse battery";
 let defaultHash: Promise<string> | undefined;
@@ -24,8 +25,12 @@ export function uniqueName(prefix = "u"): string {
   return `${prefix}${Date.now().toString(36)}${sequence}`.slice(0, 20);
 }
 
+/** A token as a login issues it, naming its holder (src/lib/token-claims.ts). */
 export async function createToken(userId: number, lifetime = 15 * 86400): Promise<string> {
-  const token = randomToken();
+  const { role } = (await env.DB.prepare("SELECT role FROM users WHERE user_id = ?")
+    .bind(userId)
+    .first<{ role: string }>())!;
+  const token = await claimedToken({ userId, admin: role === "admin" }, randomToken(), env.PASSWORD_PEPPER);
   const time = now();
   await env.DB.prepare(
     "INSERT INTO tokens (token, user_id, device, create_time, update_time, expire_time) VALUES (?, ?, '', ?, ?, ?)",

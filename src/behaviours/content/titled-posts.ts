@@ -108,7 +108,7 @@ export function titledPosts<
       body: TitledPostBody & { title: string; topic_ids: number[] },
       include: Set<I>,
     ): Promise<T> {
-      const content = createdContent(body, await selectLiveTopicIds(db, body.topic_ids));
+      const content = createdContent(body, await batch(db, selectLiveTopicIds(db, body.topic_ids)));
       const time = now();
       const created = newestOf(db, kind, userId);
       const statements = [

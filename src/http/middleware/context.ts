@@ -1,19 +1,25 @@
 /**
- * Loads what every request needs before its handler runs, in at most one D1 round trip: the caller (from the
- * `token` header, `Authorization: Bearer` or the `token` cookie) and, when KV has lost them, the site settings.
+ * Resolves what every request needs, the caller (from the `token` header, `Authorization: Bearer` or the `token`
+ * cookie) and the site settings, inside the request's first D1 round trip rather than before it
+ * (docs/performance.md#one-round-trip). A token that names its holder (lib/token-claims.ts) is taken at its word
+ * while the route builds its queries; the token check rides in front of the route's first batch (db/client.ts,
+ * `precede`), and a check that contradicts the claim has the request served again (http/attempt.ts). Settings come
+ * from KV, or from D1 in that same round trip when KV has lost them.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { type Caller, isAdmin, userColumns } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { backgroundDb, batch, type Db } from "../../db/client";
+import { backgroundDb, type Db, type Preamble, preambleWaits, precede, settle } from "../../db/client";
 import { tokens, users } from "../../db/schema";
-import { optionsFromRows } from "../../domain/site-options";
+import { optionsFromRows, type SiteOptions } from "../../domain/site-options";
 import { cacheOptions, readCachedOptions, selectOptionRows } from "../../domain/site-options-store";
 import { sha256Hex } from "../../lib/crypto";
 import { now } from "../../lib/time";
+import { readClaim, type TokenClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
+import { StaleClaim } from "../attempt";
 import { cookieMayAuthenticate } from "./csrf";
 
 /**
@@ -41,48 +47,117 @@ function callerQuery(db: Db, tokenHash: string, time: number) {
     .limit(1);
 }
 
+/**
+ * The caller a claim names, as routes see it until the check: only `user_id` and `role` are known, and the check
+ * fills in the rest of the row in place (the routes read nothing else before their first batch).
+ */
+const claimedCaller = (claim: TokenClaim): Caller =>
+  ({ user_id: claim.userId, role: claim.admin ? "admin" : "user" }) as Caller;
+
+/**
+ * A statement that fails, and with it its batch, unless the token is live for the user and role it claims: `json()`
+ * of anything but JSON is an error, and SQLite evaluates only the CASE branch it takes.
+ */
+function claimGuard(db: Db, tokenHash: string, claim: TokenClaim, time: number) {
+  const live = sql`EXISTS (SELECT 1 FROM ${tokens} JOIN ${users} ON ${users.user_id} = ${tokens.user_id}
+    WHERE ${tokens.token} = ${tokenHash} AND ${tokens.expire_time} > ${time} AND ${users.disable_time} = 0
+    AND ${users.user_id} = ${claim.userId} AND ${users.role} = ${claim.admin ? "admin" : "user"})`;
+  return db
+    .select({ ok: sql<string>`json(CASE WHEN ${live} THEN '1' ELSE 'stale token claim' END)` })
+    .from(sql`(SELECT 1)`);
+}
+
+const holds = (claim: TokenClaim, found: Caller) => found.user_id === claim.userId && isAdmin(found) === claim.admin;
+
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const db = c.get("db");
+  const known = c.get("attempt").known;
   const token = readToken(c);
-  const [cached, tokenHash] = await Promise.all([readCachedOptions(c.env.KV), token ? sha256Hex(token) : null]);
+  const pepper = c.env.PASSWORD_PEPPER;
+  const [cached, tokenHash, claim] = await Promise.all([
+    known?.options ?? readCachedOptions(c.env.KV),
+    token ? sha256Hex(token) : null,
+    token && !known ? readClaim(token, pepper) : null,
+  ]);
   const time = now();
+  const claimed = claim && claimedCaller(claim);
+  const checked = known ? known.caller : null;
+  c.set("caller", known ? checked : claimed);
+  c.set("tokenHash", known && !checked ? null : tokenHash);
+  c.set("options", cached);
 
-  const found = await batch(db, {
-    callers: tokenHash ? callerQuery(db, tokenHash, time) : undefined,
-    options: cached ? undefined : selectOptionRows(db),
-  });
-
-  let caller: Caller | null = null;
-  if (tokenHash) {
-    const row = found.callers?.[0];
-    if (row) {
-      caller = row.user;
-      if (TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
-        // Sliding expiry: off the response path, so it costs the client no round trip.
-        c.executionCtx.waitUntil(
-          backgroundDb(c.env.DB)
-            .update(tokens)
-            .set({ expire_time: time + TOKEN_LIFETIME, update_time: time })
-            .where(eq(tokens.token, tokenHash))
-            .run(),
-        );
-      }
+  const checksToken = tokenHash !== null && !known;
+  /** The statements in front of the first batch, and what their results settle. */
+  const preamble = (checkToken: boolean): Preamble | null =>
+    checkToken || !cached
+      ? {
+          entry: {
+            callers: checkToken && tokenHash ? callerQuery(db, tokenHash, time) : undefined,
+            options: cached ? undefined : selectOptionRows(db),
+          },
+          confirmsCaller: checkToken,
+          guard: checkToken && claim && tokenHash ? claimGuard(db, tokenHash, claim, time) : undefined,
+          settle: (found: {
+            callers?: { user: Caller; expire_time: number }[];
+            options?: { name: string; value: string }[];
+          }) => {
+            let record = cached;
+            if (found.options) {
+              record = optionsFromRows(found.options);
+              c.set("options", record);
+              c.executionCtx.waitUntil(cacheOptions(c.env.KV, record));
+            }
+            if (checkToken && tokenHash) settleCaller(found.callers?.[0], record);
+          },
+        }
+      : null;
+  const settleCaller = (row: { user: Caller; expire_time: number } | undefined, record: SiteOptions | null) => {
+    if (row && tokenHash && TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
+      // Sliding expiry: off the response path, so it costs the client no round trip.
+      c.executionCtx.waitUntil(
+        backgroundDb(c.env.DB)
+          .update(tokens)
+          .set({ expire_time: time + TOKEN_LIFETIME, update_time: time })
+          .where(eq(tokens.token, tokenHash))
+          .run(),
+      );
     }
-  }
-  if (cached) {
-    c.set("options", cached);
-  } else {
-    const record = optionsFromRows(found.options ?? []);
-    c.set("options", record);
-    c.executionCtx.waitUntil(cacheOptions(c.env.KV, record));
-  }
-  c.set("caller", caller);
-  c.set("tokenHash", caller ? tokenHash : null);
+    const caller = row?.user ?? null;
+    if (claim && claimed) {
+      if (!caller || !holds(claim, caller)) throw new StaleClaim({ caller, options: record });
+      Object.assign(claimed, caller);
+      return;
+    }
+    c.set("caller", caller);
+    c.set("tokenHash", caller ? tokenHash : null);
+  };
+  precede(db, preamble(checksToken));
+  c.set("ignoreCaller", () => {
+    c.set("caller", null);
+    c.set("tokenHash", null);
+    precede(db, preamble(false));
+  });
+  // A token that names nobody is checked before anything is built for its caller.
+  if (checksToken && !claim) await settle(db);
   await next();
+  // No answer goes out on a claim D1 has not confirmed: a route that never reached D1 has it checked now.
+  if (c.get("caller") && preambleWaits(db)) await settle(db);
   // What a logged-in caller sees (their e-mail, unread counts, errors naming them) is theirs alone: no shared
   // cache may keep it, and the browser keeps no copy on disk.
-  if (caller) c.res.headers.set("Cache-Control", "private, no-store");
+  if (c.get("caller")) c.res.headers.set("Cache-Control", "private, no-store");
 };
+
+/** The site settings; a route that reads them before its first batch awaits `settled(c)` first. */
+export function siteOptions(c: Context<AppEnv>): SiteOptions {
+  const options = c.get("options");
+  if (!options) throw new Error("site settings read before the request's first D1 round trip");
+  return options;
+}
+
+/** Completes what the request's first round trip would: the caller confirmed, the settings loaded. */
+export async function settled(c: Context<AppEnv>): Promise<void> {
+  await settle(c.get("db"));
+}
 
 /** The caller, or 201001. */
 export function requireUser(c: Context<AppEnv>): Caller {
@@ -98,6 +173,15 @@ export function requireAdmin(c: Context<AppEnv>): Caller {
   return caller;
 }
 
+/**
+ * Route middleware of the anonymous flows (login, registration, password reset, captchas): any token sent along is
+ * not theirs to check, so it costs them no round trip and no second try.
+ */
+export const callerIgnored: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.get("ignoreCaller")();
+  await next();
+};
+
 /** Route middleware: runs before the route's validators, so access errors come before field errors. */
 export const loginRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
   requireUser(c);
@@ -105,6 +189,9 @@ export const loginRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export const adminRequired: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // A claim of no administrator may be older than a promotion: D1 has the last word before a refusal.
+  const caller = c.get("caller");
+  if (caller && !isAdmin(caller)) await settled(c);
   requireAdmin(c);
   await next();
 };

@@ -13,7 +13,7 @@ import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
 import type { Caller } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
+import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
@@ -78,7 +78,7 @@ export async function createAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const question = await selectLive(db, entities.question, questionId);
+  const question = await batch(db, selectLive(db, entities.question, questionId));
   if (question.length === 0) throw new ApiError(entities.question.notFound);
   const content = createdContent(parseBody(AnswerBody, raw));
 
@@ -109,7 +109,7 @@ export async function editAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const [answer] = (await selectLiveRow(db, entities.answer, id)) as AnswerRow[];
+  const [answer] = (await batch(db, selectLiveRow(db, entities.answer, id))) as AnswerRow[];
   if (!answer) throw new ApiError(entities.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);

@@ -10,6 +10,7 @@ import type { Context } from "hono";
 import { ApiError, validationError } from "../../core/errors";
 import { type BatchQuery, backgroundDb, batch, type Db } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
+import { siteOptions } from "../../http/middleware/context";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
 import { passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
@@ -76,7 +77,7 @@ export async function sendCode<Row>(
   if (!check(rows)) return;
 
   const code = randomString(CODE_LENGTH, CODE_ALPHABET);
-  const options = c.get("options");
+  const options = siteOptions(c);
   const deliver = async (writer: Db) => {
     try {
       await sendMail(options, new URL(c.req.url).hostname, { to: email, ...mailFor[purpose](options.site_name, code) });

@@ -25,6 +25,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto";
 import { isEmailAddress } from "../../lib/mail";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { now } from "../../lib/time";
+import { claimedToken } from "../../lib/token-claims";
 import { ensureAdminStatements } from "../users/bootstrap";
 import {
   accountKeySql,
@@ -127,7 +128,7 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     throw new ApiError("VALIDATION", { errors, ...(extra && { extra: { ...extra } }) });
   }
 
-  const token = randomToken();
+  const token = await claimedToken({ userId: user.user_id, admin: user.role === "admin" }, randomToken(), pepper);
   const record = {
     token: await sha256Hex(token),
     user_id: user.user_id,

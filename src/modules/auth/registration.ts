@@ -10,6 +10,7 @@ import type { Caller } from "../../core/caller";
 import { type ApiError, validationError } from "../../core/errors";
 import { batch } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
+import { siteOptions } from "../../http/middleware/context";
 import { clientInfo } from "../../lib/client-info";
 import { sendMail, welcomeMail } from "../../lib/mail";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
@@ -81,7 +82,7 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   // A refused insert fails the whole batch: one that ran has inserted the user.
   const user = written.inserted[0] as Caller;
 
-  const options = c.get("options");
+  const options = siteOptions(c);
   // A failing welcome mail never fails the registration
   // (docs/decisions.md#a-failing-welcome-mail-never-fails-registration): it is sent after the response.
   c.executionCtx.waitUntil(

@@ -19,7 +19,7 @@ export const byEmail = (email: string) => sameText(users.email, email);
 /** The user a login names, with what the login checks. */
 export const selectLoginUser = (db: Db, match: SQL) =>
   db
-    .select({ user_id: users.user_id, password: users.password, disable_time: users.disable_time })
+    .select({ user_id: users.user_id, role: users.role, password: users.password, disable_time: users.disable_time })
     .from(users)
     .where(match)
     .limit(1);

@@ -1,7 +1,7 @@
 /** Accounts: registration, login and logout, captchas, password reset (docs/auth.md). */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
-import { loginRequired } from "../../http/middleware/context";
+import { callerIgnored, loginRequired } from "../../http/middleware/context";
 import { authSecurity, jsonBody, nullResponse, okResponse } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
@@ -19,6 +19,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/user/register/email",
+    middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Mail a registration code",
     description:
@@ -57,6 +58,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/tokens",
+    middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Log in",
     description:
@@ -92,6 +94,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/captchas",
+    middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Get a captcha",
     description: "Valid for 10 minutes and for one check, right or wrong; the answer is case-insensitive.",
@@ -104,6 +107,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/user/password/email",
+    middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Mail a password reset code",
     description:
@@ -122,6 +126,7 @@ router.openapi(
   createRoute({
     method: "put",
     path: "/user/password",
+    middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Reset the password",
     description:

@@ -108,7 +108,7 @@ export async function resetAvatar(
 ): Promise<ImageUrls> {
   let name = username;
   if (name === undefined) {
-    const [row] = await selectUserImages(db, userId);
+    const [row] = await batch(db, selectUserImages(db, userId));
     if (!row) throw new ApiError("USER_NOT_FOUND");
     name = row.username;
   }

@@ -9,7 +9,7 @@ import type { CommentRow } from "../../behaviours/content/present";
 import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import type { Caller } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
+import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { type CommentableKind, entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
@@ -63,7 +63,7 @@ export async function editComment(
   raw: unknown,
   include: Set<CommentInclude>,
 ): Promise<Comment> {
-  const [comment] = (await selectLiveRow(db, entities.comment, id)) as CommentRow[];
+  const [comment] = (await batch(db, selectLiveRow(db, entities.comment, id))) as CommentRow[];
   if (!comment) throw new ApiError(entities.comment.notFound);
   const time = now();
   assertAuthorMay("comment", "edit", comment, caller, view.options, time);
@@ -98,7 +98,7 @@ export async function commentOn(
   raw: unknown,
   include: Set<CommentInclude>,
 ) {
-  const live = await selectLive(db, target, id);
+  const live = await batch(db, selectLive(db, target, id));
   if (live.length === 0) throw new ApiError(target.notFound);
   const { content } = parseBody(CommentBody, raw);
   const { created, writes } = postComment(db, target.type, id, userId, content, now());

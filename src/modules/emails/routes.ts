@@ -1,7 +1,7 @@
 /** POST /emails (docs/stats-captcha-mail.md#mass-mail): an administrator mails a list of addresses. */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
-import { adminRequired } from "../../http/middleware/context";
+import { adminRequired, settled, siteOptions } from "../../http/middleware/context";
 import { adminAccess, jsonBody, okResponse } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { withMailer } from "../../lib/mail";
@@ -27,7 +27,8 @@ router.openapi(
   }),
   async (c) => {
     const body = c.req.valid("json");
-    const options = c.get("options");
+    await settled(c);
+    const options = siteOptions(c);
     const host = new URL(c.req.url).hostname;
     // One SMTP connection for the whole run, one message per recipient on it.
     await withMailer(options, host, (send) =>

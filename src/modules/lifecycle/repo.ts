@@ -1,6 +1,6 @@
 /** The one read of a trash, untrash or delete: the listed rows, live or trashed, with every column. */
 import { inIds } from "../../behaviours/id-source";
-import type { Db } from "../../db/client";
+import { batch, type Db } from "../../db/client";
 import type { EntityWith } from "../../domain/entities";
 
 /** A row as stored (every kind with a trash has these; the rest depends on the kind). */
@@ -13,5 +13,5 @@ export function selectTargetsStatement(db: Db, kind: EntityWith<"trash">, ids: n
 }
 
 export async function selectTargets(db: Db, kind: EntityWith<"trash">, ids: number[]): Promise<TargetRow[]> {
-  return (await selectTargetsStatement(db, kind, ids)) as TargetRow[];
+  return (await batch(db, selectTargetsStatement(db, kind, ids))) as TargetRow[];
 }

@@ -14,7 +14,6 @@ import { ApiError, validationError } from "../../core/errors";
 import { batch, commit, type Db, writeThenRead } from "../../db/client";
 import { type Entity, entities, has, type TrashableKind } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
-import type { SiteOptions } from "../../domain/site-options";
 import type { View } from "../../http/view";
 import { deleteImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
@@ -88,7 +87,7 @@ export async function move(
 export async function remove(
   db: Db,
   caller: Caller,
-  options: SiteOptions,
+  site: Pick<View, "options">,
   targets: Targets,
   files: FileCleanup,
 ): Promise<void> {
@@ -103,7 +102,14 @@ export async function remove(
   if (targets.single && has(type, "author")) {
     const [row] = rows;
     if (!row || (row.delete_time > 0 && !isAdmin(caller))) throw new ApiError(kind.notFound);
-    assertAuthorMay(type, "delete", row as TargetRow & { user_id: number; create_time: number }, caller, options, time);
+    assertAuthorMay(
+      type,
+      "delete",
+      row as TargetRow & { user_id: number; create_time: number },
+      caller,
+      site.options,
+      time,
+    );
   }
   if (rows.length === 0) return;
   const extra = [

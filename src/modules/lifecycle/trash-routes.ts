@@ -96,7 +96,7 @@ export function mountTrashRoutes(router: OpenAPIHono<AppEnv>, type: TrashableKin
       // Access before validation: a list is for administrators whatever it holds.
       const caller = isList(raw) ? requireAdmin(c) : requireUser(c);
       const files = { bucket: c.env.BUCKET, waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work) };
-      await remove(c.get("db"), caller, c.get("options"), targetsOf(type, raw, id), files);
+      await remove(c.get("db"), caller, viewOf(c), targetsOf(type, raw, id), files);
       return ok(c, null);
     },
   );

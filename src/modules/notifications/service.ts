@@ -11,7 +11,7 @@ import type { IdSource } from "../../behaviours/id-source";
 import type { NotificationType } from "../../behaviours/notification-events";
 import type { Caller } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { commit, type Db, readAs, writeThenRead } from "../../db/client";
+import { batch, commit, type Db, readAs, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
@@ -108,7 +108,7 @@ export async function countNotifications(
   caller: Caller,
   type: NotificationType | undefined,
 ): Promise<{ notification_count: number }> {
-  const [row] = await countUnread(db, caller.user_id, type);
+  const [row] = await batch(db, countUnread(db, caller.user_id, type));
   return { notification_count: row?.n ?? 0 };
 }
 

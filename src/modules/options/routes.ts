@@ -6,7 +6,7 @@ import { writeThenRead } from "../../db/client";
 import { optionFields, optionNames, optionsFromRows, visibleOptions } from "../../domain/site-options";
 import { cacheOptions, selectOptionRows, upsertOptionStatements } from "../../domain/site-options-store";
 import { ok } from "../../http/envelope";
-import { adminRequired } from "../../http/middleware/context";
+import { adminRequired, settled, siteOptions } from "../../http/middleware/context";
 import { adminAccess, jsonBody, okResponse, z } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { zodToApiError } from "../../lib/validation";
@@ -35,7 +35,11 @@ router.openapi(
     summary: "Read the site settings",
     responses: okResponse(OptionsSchema),
   }),
-  (c) => ok(c, visibleOptions(c.get("options"), isAdmin(c.get("caller")))),
+  async (c) => {
+    // Nothing to read but what the request's first round trip resolves, if anything.
+    await settled(c);
+    return ok(c, visibleOptions(siteOptions(c), isAdmin(c.get("caller"))));
+  },
 );
 
 router.openapi(

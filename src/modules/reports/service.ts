@@ -45,7 +45,7 @@ export async function createReport(
   const parsed = ReportBody.safeParse(raw);
   if (!parsed.success) {
     // A missing target outranks a bad reason, so it is looked up before the field error is answered.
-    const [found] = await selectTargets(db, target.type, [target.id]);
+    const [found] = await batch(db, selectTargets(db, target.type, [target.id]));
     if (!found) throw new ApiError(kind.notFound);
     throw zodToApiError(parsed.error);
   }

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import { topicCover } from "../../behaviours/content/present";
 import { type ApiError, validationError } from "../../core/errors";
-import { commit, type Db } from "../../db/client";
+import { batch, commit, type Db } from "../../db/client";
 import type { View } from "../../http/view";
 import { formFile, readUploadForm } from "../../lib/images/upload";
 import { inspectImage } from "../../lib/images/variants";
@@ -110,7 +110,7 @@ export async function editTopicFromForm(
   include: Set<TopicInclude>,
 ): Promise<Topic> {
   if (!form.cover) return editTopic(db, view, id, form.fields, include);
-  const [before] = await selectLiveCover(db, id);
+  const [before] = await batch(db, selectLiveCover(db, id));
   // Missing or trashed: editTopic answers 205001 exactly as without a cover, and nothing is stored.
   if (!before) return editTopic(db, view, id, form.fields, include);
   const path = await storeCover(bucket, id, form.cover);

@@ -6,7 +6,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { followTargets } from "../../behaviours/followable";
 import { ok } from "../../http/envelope";
 import { pageOf, userListRoutes } from "../../http/list-routes";
-import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
+import { adminRequired, loginRequired, requireAdmin, requireUser, settled } from "../../http/middleware/context";
 import { adminAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId, pathIds, z } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { requireViewer, viewOf } from "../../http/view";
@@ -41,7 +41,11 @@ router.openapi(
     request: { query: UserIncludeQuery },
     responses: okResponse(UserSchema),
   }),
-  (c) => ok(c, callerRecord(requireUser(c), viewOf(c), userIncludesOf(c.req.valid("query")))),
+  async (c) => {
+    // The caller's own row is what the token check reads: it is the route's one round trip.
+    await settled(c);
+    return ok(c, callerRecord(requireUser(c), viewOf(c), userIncludesOf(c.req.valid("query"))));
+  },
 );
 
 router.openapi(

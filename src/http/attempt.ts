@@ -1,0 +1,50 @@
+/**
+ * One request as the Worker received it, across the tries it takes (docs/performance.md#one-round-trip). A request
+ * whose token claims its holder builds its queries for that caller at once, and D1 checks the token in the same
+ * round trip; when the check contradicts the claim, the work done so far is dropped and the request is served
+ * again for the caller D1 found. Both tries count in one meter, so Server-Timing tells the whole cost.
+ */
+import type { Caller } from "../core/caller";
+import { D1Meter } from "../db/client";
+import type { SiteOptions } from "../domain/site-options";
+
+/** What D1 said about the caller and the settings, which a second try takes as known. */
+export interface Resolution {
+  caller: Caller | null;
+  options: SiteOptions | null;
+}
+
+export interface Attempt {
+  meter: D1Meter;
+  /** Set on a second try: what the first one found. */
+  known: Resolution | null;
+  /** Set when this try's work is void and the request must be served again. */
+  retry: Resolution | null;
+}
+
+/** Thrown by the token check when it contradicts the claim: the request is served again. */
+export class StaleClaim extends Error {
+  constructor(readonly resolution: Resolution) {
+    super("the token's claim no longer holds");
+  }
+}
+
+/** The StaleClaim behind `error`, which drizzle wraps in its own error when a statement's round trip threw. */
+export function staleClaimIn(error: unknown): StaleClaim | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
+    if (cause instanceof StaleClaim) return cause;
+  }
+  return null;
+}
+
+const attempts = new WeakMap<Request, Attempt>();
+
+/** Starts a try of `request`, knowing what an earlier one resolved. */
+export function beginAttempt(request: Request, known: Resolution | null = null, meter = new D1Meter()): Attempt {
+  const attempt: Attempt = { meter, known, retry: null };
+  attempts.set(request, attempt);
+  return attempt;
+}
+
+/** The try `request` belongs to (a request made without the Worker's entry, as a test may, gets its own). */
+export const attemptOf = (request: Request): Attempt => attempts.get(request) ?? beginAttempt(request);
