@@ -34,6 +34,8 @@ export default defineConfig(async () => {
             ADMIN_EMAIL: "root@example.test",
             ADMIN_PASSWORD: "root-password",
             PASSWORD_PEPPER: "test-pepper-not-a-secret",
+            // Factories write straight into D1, behind the API's back: only test/edge-cache.test.ts turns it on.
+            EDGE_CACHE_SECONDS: "0",
           },
         },
       }),

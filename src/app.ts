@@ -1,6 +1,7 @@
 /**
- * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, caller and settings, write limits, body
- * normalisation, ETag), every resource's router under /api, the OpenAPI document, and the single error exit.
+ * The Hono app: middleware in order (metered D1 + Server-Timing, CORS, the anonymous edge cache, caller and
+ * settings, write limits, body normalisation, ETag), every resource's router under /api, the OpenAPI document,
+ * and the single error exit.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -12,6 +13,7 @@ import { staleClaimIn } from "./http/attempt";
 import { normaliseBody } from "./http/middleware/body";
 import { requestContext } from "./http/middleware/context";
 import { cors } from "./http/middleware/cors";
+import { edgeCache } from "./http/middleware/edge-cache";
 import { rateLimit } from "./http/middleware/rate-limit";
 import { meteredDb } from "./http/middleware/server-timing";
 import { createRouter } from "./http/router";
@@ -47,10 +49,10 @@ function methodsForPath(app: OpenAPIHono<AppEnv>, path: string): string[] {
 export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, cors);
-  // The limit needs the caller (administrators are not counted) and comes before the body is read. The ETag is
-  // the SHA-1 of a successful GET's body, innermost, so that the middleware above still add their headers (CORS,
-  // Cache-Control, Server-Timing) to a 304.
-  app.use("/api/*", requestContext, rateLimit, normaliseBody, etag());
+  // The edge cache comes first, so that a hit reads neither D1 nor KV. The limit needs the caller (administrators
+  // are not counted) and comes before the body is read. The ETag is the SHA-1 of a successful GET's body,
+  // innermost, so that the middleware above still add their headers (CORS, Cache-Control, Server-Timing) to a 304.
+  app.use("/api/*", edgeCache, requestContext, rateLimit, normaliseBody, etag());
 
   for (const router of routers) app.route("/api", router);
   app.route("/", fileRouter);

@@ -5,6 +5,8 @@ export interface Bindings {
   BUCKET: R2Bucket;
   /** "false" removes the Server-Timing header. */
   SERVER_TIMING?: string;
+  /** Seconds an anonymous GET's answer is kept in the data centre's cache; "0" or absent: no edge cache. */
+  EDGE_CACHE_SECONDS?: string;
   /** "true" answers errors with HTTP 200 (the original's way) for front ends built on the MDClub SDK. */
   LEGACY_ERROR_STATUS?: string;
   /** The first administrator, created when the users table is empty. */

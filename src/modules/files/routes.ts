@@ -7,18 +7,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { createRouter } from "../../http/router";
+import { etagMatches } from "../../lib/etag";
 import { IMMUTABLE, PUBLIC_FOLDERS } from "../../lib/storage";
 import { defaultImage } from "./defaults";
 
 /** Defaults are no stored files: a new drawing would keep its name, so caches keep them a month, not a year. */
 const DEFAULT_CACHE = "public, max-age=2592000";
-
-/** RFC 9110 13.1.2: weak comparison, a list of tags, or `*`. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
-  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => bare(tag) === bare(etag));
-}
 
 interface FileHeaders {
   type: string;
@@ -30,7 +24,7 @@ interface FileHeaders {
 /** 304 when the client's copy is current, else the file (headers only for HEAD). */
 function answer(c: Context<AppEnv>, body: ReadableStream | Uint8Array | null, file: FileHeaders): Response {
   const headers: Record<string, string> = { "Cache-Control": file.cacheControl, ETag: file.etag };
-  if (matches(c.req.header("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
+  if (etagMatches(c.req.header("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
   Object.assign(headers, { "Content-Type": file.type, "Content-Length": String(file.size) });
   return new Response(c.req.method === "HEAD" ? null : body, { headers });
 }
@@ -69,7 +63,7 @@ router.get("/upload/*", async (c) => {
       : await bucket.get(key);
   if (!object) throw new ApiError("IMAGE_NOT_FOUND");
   if ("body" in object) return answer(c, (object as R2ObjectBody).body, stored(object));
-  if (c.req.method === "HEAD" || matches(c.req.header("if-none-match"), object.httpEtag))
+  if (c.req.method === "HEAD" || etagMatches(c.req.header("if-none-match"), object.httpEtag))
     return answer(c, null, stored(object));
   const changed = await bucket.get(key);
   if (!changed) throw new ApiError("IMAGE_NOT_FOUND");
