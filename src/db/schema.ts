@@ -85,6 +85,16 @@ export const options = sqliteTable("options", {
   value: text("value").notNull(),
 });
 
+/**
+ * Site-wide totals of live rows, one row a kind (question, answer, article, comment, topic, and user: not
+ * disabled), kept by triggers on each table (drizzle/0005_site_totals.sql), so that the unfiltered lists read their
+ * total instead of counting every row (docs/data-model.md#indexes).
+ */
+export const siteTotals = sqliteTable("site_totals", {
+  kind: text("kind").primaryKey(),
+  live: int("live").notNull().default(0),
+});
+
 export const topics = sqliteTable(
   "topics",
   {

@@ -8,7 +8,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { ErrorName } from "../../core/errors";
 import type { BatchQuery, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
-import { follows, topicables } from "../../db/schema";
+import { follows, siteTotals, topicables } from "../../db/schema";
 import {
   type EntityWith,
   entities,
@@ -36,7 +36,7 @@ export interface ListSource {
    * A counter the schema maintains that holds the list's total (docs/counters.md): the page reads it instead of
    * counting every matching row. `owner` is the id column of the row holding it, and `id` that row's id.
    */
-  counter?: { column: SQLiteColumn; owner: SQLiteColumn; id: number };
+  counter?: { column: SQLiteColumn; owner: SQLiteColumn; id: number | string };
 }
 
 /** A statement whose empty result means the list's owner is missing (e.g. the question of its answers). */
@@ -95,13 +95,21 @@ export function filteredList<R, F extends string>(
   };
 }
 
+/** The site-wide total of a kind's live rows (users: those not disabled), which triggers keep. */
+export const siteTotal = (kind: string): ListSource["counter"] => ({
+  column: siteTotals.live,
+  owner: siteTotals.kind,
+  id: kind,
+});
+
 /**
- * The counter that holds the total of a list of live rows, when one does: those under one topic (the topic's
- * counter), or those whose one filter names the row a counter they feed sits on (a user's questions, a question's
- * answers). Any other filter, or several, and the rows are counted.
+ * The counter that holds the total of a list of live rows, when one does: all of them (the site's total), those
+ * under one topic (the topic's counter), or those whose one filter names the row a counter they feed sits on (a
+ * user's questions, a question's answers). Any other filter, or several, and the rows are counted.
  */
 function counterOf(kind: Listed, inTopic: number | undefined, equal: Record<string, unknown>): ListSource["counter"] {
   const named = Object.entries(equal).filter(([, value]) => value !== undefined);
+  if (inTopic === undefined && named.length === 0) return siteTotal(kind.type);
   if (inTopic !== undefined) {
     return named.length === 0 && kind.topicable
       ? { column: kind.topicable.counter, owner: entities.topic.id, id: inTopic }

@@ -1,6 +1,6 @@
 /** Queries on users. Every select names its columns (core/caller.ts `userColumns`), never the password hash. */
 import { and, eq, gt, sql } from "drizzle-orm";
-import { type ByIdSource, type ListSource, orderBy } from "../../behaviours/content/repo";
+import { type ByIdSource, type ListSource, orderBy, siteTotal } from "../../behaviours/content/repo";
 import type { FollowJoin } from "../../behaviours/followable";
 import { inIds } from "../../behaviours/id-source";
 import { userColumns } from "../../core/caller";
@@ -21,6 +21,9 @@ export interface UserFilter {
   disabled: boolean;
 }
 
+const unfiltered = (filter: UserFilter) =>
+  !filter.disabled && filter.user_id === undefined && filter.username === undefined && filter.email === undefined;
+
 /** GET /users. Username and e-mail match case-insensitively through the same lower() the unique indexes use. */
 export function filteredUsers(filter: UserFilter, order: Order<UserOrderField>): ListSource {
   return {
@@ -32,6 +35,7 @@ export function filteredUsers(filter: UserFilter, order: Order<UserOrderField>):
       filter.email === undefined ? undefined : sql`lower(${users.email}) = lower(${filter.email})`,
     ),
     orderBy: orderBy(users, order, users.user_id),
+    counter: unfiltered(filter) ? siteTotal("user") : undefined,
   };
 }
 
