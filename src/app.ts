@@ -84,7 +84,7 @@ export function createApp() {
     const stale = staleClaimIn(err);
     if (stale) {
       // Served again by the Worker's entry (http/attempt.ts): this answer is never sent.
-      c.get("attempt").retry = stale.resolution;
+      c.get("attempt").retry = stale.retry;
       return c.body(null, 503);
     }
     if (err instanceof ApiError) return errorResponse(c, err);

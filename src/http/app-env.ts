@@ -16,6 +16,8 @@ export interface AppEnv {
     tokenHash: string | null;
     /** Null until the request's first round trip when KV had lost them: read them through `siteOptions(c)`. */
     options: SiteOptions | null;
+    /** SHA-256 of a token a login has just issued, whose first reads must see the login. */
+    issuedTokenHash?: string;
     /** Forgets the presented token (http/middleware/context.ts, `callerIgnored`). */
     ignoreCaller: () => void;
   };

@@ -2,7 +2,8 @@
  * One request as the Worker received it, across the tries it takes (docs/performance.md#one-round-trip). A request
  * whose token claims its holder builds its queries for that caller at once, and D1 checks the token in the same
  * round trip; when the check contradicts the claim, the work done so far is dropped and the request is served
- * again for the caller D1 found. Both tries count in one meter, so Server-Timing tells the whole cost.
+ * again, for the caller D1 found or, when a replica may not have the token yet, checking it on the primary. Both
+ * tries count in one meter, so Server-Timing tells the whole cost.
  */
 import type { Caller } from "../core/caller";
 import { D1Meter } from "../db/client";
@@ -14,17 +15,22 @@ export interface Resolution {
   options: SiteOptions | null;
 }
 
+/** How a second try goes: with what the first one found, or checking the token again on the primary. */
+export type Retry = { known: Resolution; onPrimary: false } | { known: null; onPrimary: true };
+
 export interface Attempt {
   meter: D1Meter;
-  /** Set on a second try: what the first one found. */
+  /** On a second try: what the first one found about the caller and the settings. */
   known: Resolution | null;
+  /** On a second try that checks the token again, on the primary. */
+  onPrimary: boolean;
   /** Set when this try's work is void and the request must be served again. */
-  retry: Resolution | null;
+  retry: Retry | null;
 }
 
 /** Thrown by the token check when it contradicts the claim: the request is served again. */
 export class StaleClaim extends Error {
-  constructor(readonly resolution: Resolution) {
+  constructor(readonly retry: Retry) {
     super("the token's claim no longer holds");
   }
 }
@@ -39,9 +45,9 @@ export function staleClaimIn(error: unknown): StaleClaim | null {
 
 const attempts = new WeakMap<Request, Attempt>();
 
-/** Starts a try of `request`, knowing what an earlier one resolved. */
-export function beginAttempt(request: Request, known: Resolution | null = null, meter = new D1Meter()): Attempt {
-  const attempt: Attempt = { meter, known, retry: null };
+/** Starts a try of `request`, as `retry` says when it is a second one. */
+export function beginAttempt(request: Request, retry: Retry | null = null, meter = new D1Meter()): Attempt {
+  const attempt: Attempt = { known: retry?.known ?? null, onPrimary: retry?.onPrimary ?? false, meter, retry: null };
   attempts.set(request, attempt);
   return attempt;
 }

@@ -15,6 +15,8 @@ export interface Recorded {
 
 export class FaultyD1 {
   roundTrips = 0;
+  /** Where each session asked of it started (`first-unconstrained`, `first-primary` or a bookmark). */
+  readonly sessions: string[] = [];
 
   constructor(
     private readonly inner: D1Database,
@@ -44,6 +46,21 @@ export class FaultyD1 {
 
   exec(query: string): Promise<D1ExecResult> {
     return this.trip([{ sql: query, values: [] }], () => this.inner.exec(query));
+  }
+
+  /** A session of the real database whose round trips count, fail and are recorded here. */
+  withSession(start = "first-unconstrained") {
+    this.sessions.push(start);
+    const session = this.inner.withSession(start);
+    return {
+      prepare: (query: string) => new FaultyStatement(session.prepare(query), this, { sql: query, values: [] }),
+      batch: <T>(statements: FaultyStatement[]) =>
+        this.trip(
+          statements.map((statement) => statement.recorded),
+          () => session.batch<T>(statements.map((statement) => statement.inner)),
+        ),
+      getBookmark: () => session.getBookmark(),
+    };
   }
 }
 

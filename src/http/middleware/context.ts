@@ -6,12 +6,12 @@
  * `precede`), and a check that contradicts the claim has the request served again (http/attempt.ts). Settings come
  * from KV, or from D1 in that same round trip when KV has lost them.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { type Caller, isAdmin, userColumns } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { backgroundDb, type Db, type Preamble, preambleWaits, precede, settle } from "../../db/client";
+import { backgroundDb, createDb, type Db, type Preamble, preambleWaits, precede, settle } from "../../db/client";
 import { tokens, users } from "../../db/schema";
 import { optionsFromRows, type SiteOptions } from "../../domain/site-options";
 import { cacheOptions, readCachedOptions, selectOptionRows } from "../../domain/site-options-store";
@@ -21,6 +21,7 @@ import { readClaim, type TokenClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
 import { StaleClaim } from "../attempt";
 import { cookieMayAuthenticate } from "./csrf";
+import { lastWriteOf, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
 
 /**
  * Tokens last 15 days and are renewed on use at most once a day
@@ -38,12 +39,13 @@ export function readToken(c: Context<AppEnv>): string | null {
   return cookieMayAuthenticate(c) ? (getCookie(c, "token") ?? null) : null;
 }
 
-function callerQuery(db: Db, tokenHash: string, time: number) {
+/** The token's row with its user, expired or disabled too: only a token no row holds is worth a second look. */
+function callerQuery(db: Db, tokenHash: string) {
   return db
     .select({ user: userColumns, expire_time: tokens.expire_time })
     .from(tokens)
     .innerJoin(users, eq(users.user_id, tokens.user_id))
-    .where(and(eq(tokens.token, tokenHash), gt(tokens.expire_time, time), eq(users.disable_time, 0)))
+    .where(eq(tokens.token, tokenHash))
     .limit(1);
 }
 
@@ -70,15 +72,21 @@ function claimGuard(db: Db, tokenHash: string, claim: TokenClaim, time: number) 
 const holds = (claim: TokenClaim, found: Caller) => found.user_id === claim.userId && isAdmin(found) === claim.admin;
 
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const db = c.get("db");
-  const known = c.get("attempt").known;
+  const attempt = c.get("attempt");
+  const { known, onPrimary } = attempt;
   const token = readToken(c);
-  const pepper = c.env.PASSWORD_PEPPER;
-  const [cached, tokenHash, claim] = await Promise.all([
+  const tokenHash = token ? await sha256Hex(token) : null;
+  const sent = sentBookmark(c);
+  const [cached, claim, lastWrite] = await Promise.all([
     known?.options ?? readCachedOptions(c.env.KV),
-    token ? sha256Hex(token) : null,
-    token && !known ? readClaim(token, pepper) : null,
+    // On the primary the token is checked before anything is built: a second try must not need a third.
+    token && !known && !onPrimary ? readClaim(token, c.env.PASSWORD_PEPPER) : null,
+    sent || onPrimary ? null : lastWriteOf(c, tokenHash),
   ]);
+  const start = sessionStart(c, onPrimary, sent ?? lastWrite);
+  const session = c.env.DB.withSession(start);
+  const db = createDb(session, attempt.meter);
+  c.set("db", db);
   const time = now();
   const claimed = claim && claimedCaller(claim);
   const checked = known ? known.caller : null;
@@ -92,7 +100,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     checkToken || !cached
       ? {
           entry: {
-            callers: checkToken && tokenHash ? callerQuery(db, tokenHash, time) : undefined,
+            callers: checkToken && tokenHash ? callerQuery(db, tokenHash) : undefined,
             options: cached ? undefined : selectOptionRows(db),
           },
           confirmsCaller: checkToken,
@@ -112,7 +120,11 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
         }
       : null;
   const settleCaller = (row: { user: Caller; expire_time: number } | undefined, record: SiteOptions | null) => {
-    if (row && tokenHash && TOKEN_LIFETIME - (row.expire_time - time) > RENEW_AFTER) {
+    // A replica may not have a token issued a moment ago: one that names its holder and that no row holds is
+    // looked for again on the primary (a token that names nobody is older than any replica's lag).
+    if (!row && claim && start !== "first-primary") throw new StaleClaim({ known: null, onPrimary: true });
+    const live = row && row.expire_time > time && row.user.disable_time === 0 ? row : undefined;
+    if (live && tokenHash && TOKEN_LIFETIME - (live.expire_time - time) > RENEW_AFTER) {
       // Sliding expiry: off the response path, so it costs the client no round trip.
       c.executionCtx.waitUntil(
         backgroundDb(c.env.DB)
@@ -122,9 +134,10 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
           .run(),
       );
     }
-    const caller = row?.user ?? null;
+    const caller = live?.user ?? null;
     if (claim && claimed) {
-      if (!caller || !holds(claim, caller)) throw new StaleClaim({ caller, options: record });
+      if (!caller || !holds(claim, caller))
+        throw new StaleClaim({ known: { caller, options: record }, onPrimary: false });
       Object.assign(claimed, caller);
       return;
     }
@@ -145,6 +158,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   // What a logged-in caller sees (their e-mail, unread counts, errors naming them) is theirs alone: no shared
   // cache may keep it, and the browser keeps no copy on disk.
   if (c.get("caller")) c.res.headers.set("Cache-Control", "private, no-store");
+  shareBookmark(c, session, [c.get("tokenHash"), c.get("issuedTokenHash") ?? null]);
 };
 
 /** The site settings; a route that reads them before its first batch awaits `settled(c)` first. */

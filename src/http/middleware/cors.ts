@@ -6,7 +6,9 @@ const headers: Record<string, string> = {
   "Access-Control-Allow-Methods": "OPTIONS, GET, POST, PATCH, PUT, DELETE",
   "Access-Control-Allow-Headers":
     "Token, Authorization, Origin, X-Requested-With, X-Http-Method-Override, Accept, Content-Type, Connection, " +
-    "User-Agent",
+    "User-Agent, X-D1-Bookmark",
+  // A page on another origin reads the bookmark to echo it (docs/performance.md#read-replicas-and-bookmarks).
+  "Access-Control-Expose-Headers": "X-D1-Bookmark",
   "Access-Control-Max-Age": "86400",
   // Lets browsers show the Server-Timing entry to pages on other origins.
   "Timing-Allow-Origin": "*",

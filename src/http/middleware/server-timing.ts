@@ -1,6 +1,8 @@
-/** Gives each request its own metered Drizzle client and reports its D1 round trips in `Server-Timing`. */
+/**
+ * Gives each request its D1 meter (its Drizzle client, on the request's D1 session, comes with the caller:
+ * http/middleware/context.ts) and reports its round trips in `Server-Timing`.
+ */
 import type { MiddlewareHandler } from "hono";
-import { createDb } from "../../db/client";
 import type { AppEnv } from "../app-env";
 import { attemptOf } from "../attempt";
 
@@ -9,7 +11,6 @@ export const meteredDb: MiddlewareHandler<AppEnv> = async (c, next) => {
   const attempt = attemptOf(c.req.raw);
   c.set("attempt", attempt);
   c.set("meter", attempt.meter);
-  c.set("db", createDb(c.env.DB, attempt.meter));
   await next();
   if (c.env.SERVER_TIMING !== "false") c.res.headers.append("Server-Timing", attempt.meter.header());
 };

@@ -150,6 +150,7 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     deleteEvents(db, FAILED_FOR_ACCOUNT, userKey(user.user_id)),
     deleteEventsById(db, attemptIds),
   ]);
+  c.set("issuedTokenHash", record.token);
   return { ...record, token };
 }
 

@@ -1,0 +1,62 @@
+/**
+ * D1 read replication through the Sessions API (docs/performance.md#read-replicas-and-bookmarks). Every request
+ * runs in a session: a read starts at the nearest replica (`first-unconstrained`), a write at the primary, and a
+ * request that names a bookmark reads a state at least as new as it. The bookmark comes from the `x-d1-bookmark`
+ * header a client echoes, or else from the caller's last write, kept in KV for a minute under the token's hash, so
+ * that a client that knows nothing of bookmarks (the MDClub SDK) still reads its own writes. Every answer carries
+ * its session's bookmark in `x-d1-bookmark`.
+ */
+import type { Context } from "hono";
+import { validationError } from "../../core/errors";
+import type { AppEnv } from "../app-env";
+
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/** D1's bookmarks are opaque; this only keeps a malformed header from reaching D1. */
+const BOOKMARK = /^[0-9A-Za-z-]{1,200}$/;
+
+/** A write's bookmark outlives the time a replica takes to catch up (KV keeps nothing for less than a minute). */
+const LAST_WRITE_SECONDS = 60;
+
+const lastWriteKey = (tokenHash: string) => `d1-bookmark:${tokenHash}`;
+
+const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD";
+
+/** The bookmark the client sent, checked; null when it sent none. */
+export function sentBookmark(c: Context<AppEnv>): string | null {
+  const sent = c.req.header(BOOKMARK_HEADER)?.trim();
+  if (!sent) return null;
+  if (!BOOKMARK.test(sent)) throw validationError({ [BOOKMARK_HEADER]: "not a bookmark this API answered" });
+  return sent;
+}
+
+/** The bookmark of the last write made with this token, if it was made in the last minute. */
+export function lastWriteOf(c: Context<AppEnv>, tokenHash: string | null): Promise<string | null> {
+  return tokenHash ? c.env.KV.get(lastWriteKey(tokenHash)) : Promise.resolve(null);
+}
+
+/**
+ * Where the request's session starts: the primary on a second try that checks the token there, or for a write;
+ * else at `bookmark` (the client's, or its last write's); else the nearest replica.
+ */
+export function sessionStart(c: Context<AppEnv>, onPrimary: boolean, bookmark: string | null): string {
+  if (onPrimary || !isRead(c)) return "first-primary";
+  return bookmark ?? "first-unconstrained";
+}
+
+/**
+ * Hands the session's bookmark to the client, and, after a write that went through, keeps it for the tokens that
+ * made it (the caller's, and one a login has just issued).
+ */
+export function shareBookmark(c: Context<AppEnv>, session: D1DatabaseSession, tokenHashes: (string | null)[]): void {
+  const bookmark = session.getBookmark();
+  if (!bookmark) return;
+  c.res.headers.set(BOOKMARK_HEADER, bookmark);
+  if (isRead(c) || c.res.status >= 400 || c.error) return;
+  for (const hash of tokenHashes) {
+    if (!hash) continue;
+    // KV takes one write a second per key: a faster writer's later bookmarks may be lost, never its writes.
+    const kept = c.env.KV.put(lastWriteKey(hash), bookmark, { expirationTtl: LAST_WRITE_SECONDS });
+    c.executionCtx.waitUntil(kept.catch((error) => console.error("keeping a D1 bookmark failed:", error)));
+  }
+}

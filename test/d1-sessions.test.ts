@@ -1,0 +1,114 @@
+/**
+ * D1 read replication through the Sessions API (docs/performance.md#read-replicas-and-bookmarks): where each
+ * request's session starts, the bookmark every answer carries, and how a client that never echoes it (the MDClub
+ * SDK) still reads its own writes. Locally there is one database and D1 accepts any bookmark, so these tests watch
+ * where the Worker asks each session to start (test/helpers/faulty-db.ts records it).
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, get, post } from "./helpers/api";
+import { createQuestion } from "./helpers/content";
+import { createUser, DEFAULT_PASSWORD } from "./helpers/factories";
+import { FaultyD1 } from "./helpers/faulty-db";
+
+/** A call whose D1 sessions are recorded. */
+async function watched(method: string, path: string, options: Parameters<typeof call>[2] = {}) {
+  const db = new FaultyD1(env.DB);
+  const res = await call(method, path, { ...options, env: { ...env, DB: db as unknown as D1Database } });
+  return { res, sessions: db.sessions };
+}
+
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+
+describe("every request runs in a D1 session", () => {
+  it("a read at the nearest replica, a write at the primary, each answering its bookmark", async () => {
+    const user = await createUser();
+    const question = await createQuestion(user.user_id);
+    const read = await watched("GET", `/api/questions/${question}`);
+    expect(read.sessions).toEqual(["first-unconstrained"]);
+    expect(read.res.headers.get("x-d1-bookmark")).toMatch(BOOKMARK);
+    const write = await watched("POST", `/api/questions/${question}/answers`, {
+      token: user.token,
+      body: { content_markdown: "An answer" },
+    });
+    expect(write.res.status).toBe(200);
+    expect(write.sessions).toEqual(["first-primary"]);
+    expect(write.res.headers.get("x-d1-bookmark")).toMatch(BOOKMARK);
+  });
+
+  it("starts at the bookmark a client sends, and refuses one that is no bookmark before reading anything", async () => {
+    const user = await createUser();
+    const question = await createQuestion(user.user_id);
+    const bookmark = "00000000-00000007-00000000-0123456789abcdef0123456789abcdef";
+    const read = await watched("GET", `/api/questions/${question}`, { headers: { "x-d1-bookmark": bookmark } });
+    expect(read.res.status).toBe(200);
+    expect(read.sessions).toEqual([bookmark]);
+
+    const bad = await watched("GET", `/api/questions/${question}`, { headers: { "x-d1-bookmark": "<script>" } });
+    expect([bad.res.status, bad.res.body.code, Object.keys(bad.res.body.errors)]).toEqual([
+      400,
+      200001,
+      ["x-d1-bookmark"],
+    ]);
+    expect(bad.res.roundTrips).toBe(0);
+  });
+
+  it("lets browsers on other origins send and read the bookmark", async () => {
+    const preflight = await call("OPTIONS", "/api/questions", { headers: { origin: "https://front.example" } });
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("X-D1-Bookmark");
+    const res = await get("/api/questions", { headers: { origin: "https://front.example" } });
+    expect(res.headers.get("access-control-expose-headers")).toContain("X-D1-Bookmark");
+  });
+});
+
+describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
+  it("reads its own write: its next read starts at that write's bookmark, kept for a minute", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const question = await createQuestion(user.user_id);
+    const write = await post(`/api/questions/${question}/answers`, {
+      token: user.token,
+      body: { content_markdown: "Mine" },
+    });
+    const bookmark = write.headers.get("x-d1-bookmark");
+    expect(bookmark).toMatch(BOOKMARK);
+
+    const mine = await watched("GET", `/api/questions/${question}/answers`, { token: user.token });
+    expect(mine.sessions).toEqual([bookmark]);
+    expect(mine.res.body.data.map((answer: { content_markdown: string }) => answer.content_markdown)).toEqual(["Mine"]);
+    // Someone else's reads may come from any replica.
+    const theirs = await watched("GET", `/api/questions/${question}/answers`, { token: other.token });
+    expect(theirs.sessions).toEqual(["first-unconstrained"]);
+
+    const kept = await env.KV.list({ prefix: "d1-bookmark:" });
+    expect(kept.keys).toHaveLength(1);
+    const expires = kept.keys[0]?.expiration ?? 0;
+    expect(expires - Date.now() / 1000).toBeGreaterThan(50);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(61);
+  });
+
+  it("keeps no bookmark for a write that was refused", async () => {
+    const user = await createUser();
+    const refused = await post("/api/questions/999999/answers", { token: user.token, body: { content_markdown: "x" } });
+    expect(refused.status).toBe(404);
+    expect((await env.KV.list({ prefix: "d1-bookmark:" })).keys).toEqual([]);
+    const next = await watched("GET", "/api/questions", { token: user.token });
+    expect(next.sessions).toEqual(["first-unconstrained"]);
+  });
+
+  it("reads its login: the new token's first read starts at the login's bookmark", async () => {
+    const user = await createUser();
+    const login = await post("/api/tokens", { body: { name: user.username, password: DEFAULT_PASSWORD } });
+    const me = await watched("GET", "/api/user", { token: login.body.data.token });
+    expect(me.res.body.data.user_id).toBe(user.user_id);
+    expect(me.sessions).toEqual([login.headers.get("x-d1-bookmark")]);
+  });
+
+  it("looks for a token no replica row holds again on the primary before answering as anonymous", async () => {
+    const user = await createUser();
+    await env.DB.prepare("DELETE FROM tokens WHERE user_id = ?").bind(user.user_id).run();
+    const res = await watched("GET", "/api/user", { token: user.token });
+    expect([res.res.status, res.res.body.code]).toEqual([401, 201001]);
+    expect(res.sessions).toEqual(["first-unconstrained", "first-primary"]);
+  });
+});
