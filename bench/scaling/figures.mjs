@@ -6,7 +6,7 @@
 // `--trace`, every statement of every measured request with its rows goes to .wrangler/scaling/trace-q<size>.txt.
 // Needs Node 22 (node:sqlite, wrangler): `npx node` runs the project's own.
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -406,6 +406,17 @@ function pickTargets(file) {
   return { ...targets, shape: { ...shape } };
 }
 
+/**
+ * The server's pepper, and a token as a login issues it, naming its holder (src/lib/token-claims.ts: the MAC's key is
+ * the pepper's HMAC of a fixed label), so that reads cost what they cost a client that logged in.
+ */
+const PEPPER = "scaling-figures-pepper";
+function claimedToken(userId, random) {
+  const key = createHmac("sha256", PEPPER).update("mdclub-edge token claims v1").digest();
+  const body = `${userId}.u.${random}`;
+  return `${body}.${createHmac("sha256", key).update(body).digest("hex").slice(0, 32)}`;
+}
+
 /** Gives two seeded users a token this script knows: the database keeps only its SHA-256. */
 function addCallers(file, targets) {
   const db = new DatabaseSync(file);
@@ -415,7 +426,7 @@ function addCallers(file, targets) {
   );
   const callers = {};
   for (const who of ["typicalUser", "heavyUser"]) {
-    const token = sha256(`figures-${who}`);
+    const token = claimedToken(targets[who], sha256(`figures-${who}`));
     add.run(sha256(token), targets[who], NOW, NOW, NOW + 15 * DAY);
     callers[who] = token;
   }
@@ -437,6 +448,11 @@ function startServer(dir) {
       String(PORT),
       "--ip",
       "127.0.0.1",
+      // Rows are what is measured: the edge cache would answer the repeated anonymous reads with none.
+      "--var",
+      "EDGE_CACHE_SECONDS:0",
+      "--var",
+      `PASSWORD_PEPPER:${PEPPER}`,
     ],
     {
       env: { ...process.env, X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },

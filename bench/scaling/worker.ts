@@ -83,9 +83,15 @@ class TalliedStatement {
 
 class TalliedD1 {
   constructor(
-    private readonly inner: D1Database,
+    private readonly inner: D1Database | D1DatabaseSession,
     private readonly tally: Tally,
   ) {}
+
+  /** The app runs every request in a D1 session: its statements are tallied the same way. */
+  withSession(start?: string): TalliedD1 & { getBookmark(): string | null } {
+    const session = (this.inner as D1Database).withSession(start);
+    return Object.assign(new TalliedD1(session, this.tally), { getBookmark: () => session.getBookmark() });
+  }
 
   prepare(query: string): TalliedStatement {
     return new TalliedStatement(this.inner.prepare(query), this.tally, query);
@@ -101,10 +107,6 @@ class TalliedD1 {
     return results;
   }
 
-  exec(query: string): Promise<D1ExecResult> {
-    this.tally.unmetered += 1;
-    return this.inner.exec(query);
-  }
 }
 
 type Env = Parameters<typeof worker.fetch>[1];

@@ -8,6 +8,7 @@
 import { and, count, eq, ne, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
+import { equalsUnindexed } from "../db/conditions";
 import { comments, follows, notifications, topicables, votes } from "../db/schema";
 import {
   type Entity,
@@ -33,8 +34,8 @@ export interface Counter {
   by: SQLiteColumn;
   /** The column of the counted rows naming the item whose writes move the counter: their own id, or a link's. */
   item: SQLiteColumn;
-  /** Which of the rows are of this counter's type (a link's or a comment's target type). */
-  of?: SQL;
+  /** Which of the rows are of this counter's type (a link's or a comment's target type): the column and its value. */
+  of?: [SQLiteColumn, string];
   /** Only these rows count (live ones, unread ones). */
   counts?: SQL;
   /** A link row counts only while the item it points at is live. */
@@ -46,7 +47,8 @@ function tally(db: Db, counter: Counter, aggregate: SQL): SQL {
   const query = db.select({ n: sql<number>`${aggregate}` }).from(counter.rows);
   const joined = counter.join ? query.innerJoin(counter.join.table, counter.join.on) : query;
   // A select inside sql`` renders as a parenthesised scalar subquery.
-  return sql`${joined.where(and(eq(counter.by, counter.owner.id), counter.of, counter.counts))}`;
+  const of = counter.of && eq(...counter.of);
+  return sql`${joined.where(and(eq(counter.by, counter.owner.id), of, counter.counts))}`;
 }
 
 /** The ids of the owner rows to recount: a value, a list, or a subquery. */
@@ -66,11 +68,14 @@ export function recount(db: Db, counter: Counter, owners: Owners): BatchStatemen
  * not, so a trash recounts the owners of what it hides).
  */
 export function recountOwnersOf(db: Db, counter: Counter, ids: IdSource): BatchStatement {
+  // Rows picked by their primary key keep the type off any index (docs/data-model.md#indexes); a link's item is no
+  // key, and the index on (type, item) is the one that finds it.
+  const of = counter.of && (counter.item.primary ? equalsUnindexed(...counter.of) : eq(...counter.of));
   const owners = db
     .select({ id: counter.by })
     .from(counter.rows)
     .$dynamic()
-    .where(and(inIds(counter.item, ids), counter.of));
+    .where(and(inIds(counter.item, ids), of));
   return recount(db, counter, owners);
 }
 
@@ -95,7 +100,7 @@ function ownRows(counter: SQLiteColumn, kind: Entity, by: SQLiteColumn, type?: [
     rows,
     by: column(by) as SQLiteColumn,
     item: column(kind.id) as SQLiteColumn,
-    of: type && eq(column(type[0]) as SQLiteColumn, type[1]),
+    of: type && [column(type[0]) as SQLiteColumn, type[1]],
     counts: trash ? eq(trash, 0) : undefined,
   };
 }
@@ -128,7 +133,7 @@ function linkRows(counter: SQLiteColumn, link: Link, kind: Entity): Counter {
     rows: link.table,
     by: link.owner,
     item: link.item,
-    of: eq(link.type, kind.type),
+    of: [link.type, kind.type],
     join: kind.trash ? { table: kind.table, on: isLive(kind, link.item) } : undefined,
   };
 }
@@ -180,7 +185,7 @@ export const followerCounter = (kind: EntityWith<"followable">): Counter => ({
   rows: follows,
   by: follows.followable_id,
   item: follows.followable_id,
-  of: eq(follows.followable_type, kind.type satisfies FollowableKind),
+  of: [follows.followable_type, kind.type satisfies FollowableKind],
 });
 
 const up = sql`count(*) filter (where ${eq(votes.type, "up")})`;
@@ -193,7 +198,7 @@ export const voteCounter = (kind: EntityWith<"votable">): Counter => ({
   rows: votes,
   by: votes.votable_id,
   item: votes.votable_id,
-  of: eq(votes.votable_type, kind.type satisfies VotableKind),
+  of: [votes.votable_type, kind.type satisfies VotableKind],
 });
 
 /** A user's `notification_unread`. */

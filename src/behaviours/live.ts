@@ -13,10 +13,9 @@ import { type IdSource, inIds } from "./id-source";
  * `ids` (a list or a subquery), as long as they are live.
  */
 export function isLive(entity: Pick<Entity, "id" | "trash">, id: number | SQLiteColumn | IdSource): SQL {
-  if (typeof id === "number" || is(id, Column)) {
-    const match = eq(entity.id, id);
-    return entity.trash ? allOf(match, eq(entity.trash, 0)) : match;
-  }
+  if (typeof id === "number") return allOf(eq(entity.id, id), liveRows(entity));
+  // Correlated with another row's column, it is found by its primary key: the trash is checked off the indexes.
+  if (is(id, Column)) return allOf(eq(entity.id, id), liveById(entity));
   return allOf(inIds(entity.id, id), liveById(entity));
 }
 

@@ -14,4 +14,4 @@ export const anyOf = (first: SQL, ...rest: (SQL | undefined)[]): SQL => or(first
  * key finds. SQLite, not knowing how few ids a set holds, would otherwise read every row with that value through
  * an index on the column (docs/data-model.md#indexes).
  */
-export const equalsUnindexed = (column: SQLiteColumn, value: number): SQL => sql`+${column} = ${value}`;
+export const equalsUnindexed = (column: SQLiteColumn, value: number | string): SQL => sql`+${column} = ${value}`;

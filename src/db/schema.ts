@@ -125,7 +125,7 @@ export const topicables = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.topicable_type, t.topicable_id, t.topic_id] }),
-    index("topicables_topic_idx").on(t.topic_id, t.topicable_type),
+    index("topicables_topic_idx").on(t.topic_id, t.topicable_type, t.topicable_id),
   ],
 );
 
@@ -218,7 +218,7 @@ export const comments = sqliteTable(
     delete_time: int("delete_time"),
   },
   (t) => [
-    index("comments_target_idx").on(t.commentable_type, t.commentable_id, t.delete_time),
+    index("comments_target_idx").on(t.commentable_type, t.commentable_id, t.delete_time, t.create_time),
     index("comments_user_idx").on(t.user_id, t.delete_time),
     index("comments_delete_create_idx").on(t.delete_time, t.create_time),
     index("comments_delete_vote_idx").on(t.delete_time, t.vote_count),
@@ -255,7 +255,7 @@ export const follows = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.followable_type, t.followable_id, t.user_id] }),
     index("follows_target_time_idx").on(t.followable_type, t.followable_id, t.create_time),
-    index("follows_user_time_idx").on(t.user_id, t.followable_type, t.create_time),
+    index("follows_user_time_idx").on(t.user_id, t.followable_type, t.create_time, t.followable_id),
   ],
 );
 

@@ -89,7 +89,13 @@ export function filteredList<R, F extends string>(
     id: kind.id,
     columns: kind.columns,
     join: inTopic === undefined ? undefined : inTopicJoin(kind, inTopic),
-    where: and(trashed ? trashedRows(kind.trash) : live(kind), where, ...columns),
+    // A topic's rows are reached through its links, each by its primary key: the trash is checked off the indexes,
+    // so that SQLite reads the topic's links rather than every live row in the list's order.
+    where: and(
+      trashed ? trashedRows(kind.trash) : inTopic === undefined ? live(kind) : liveById(kind),
+      where,
+      ...columns,
+    ),
     orderBy: orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id),
     counter: trashed || where ? undefined : counterOf(kind, inTopic, equal),
   };

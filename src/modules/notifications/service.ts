@@ -102,12 +102,13 @@ export function listNotifications(
   );
 }
 
-/** GET /notifications/count: the caller's unread ones, of a type if asked. */
+/** GET /notifications/count: the caller's unread ones, of a type if asked (of every type, their stored counter). */
 export async function countNotifications(
   db: Db,
   caller: Caller,
   type: NotificationType | undefined,
 ): Promise<{ notification_count: number }> {
+  if (type === undefined) return { notification_count: caller.notification_unread };
   const [row] = await batch(db, countUnread(db, caller.user_id, type));
   return { notification_count: row?.n ?? 0 };
 }
