@@ -106,7 +106,6 @@ class TalliedD1 {
     );
     return results;
   }
-
 }
 
 type Env = Parameters<typeof worker.fetch>[1];
