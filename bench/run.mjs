@@ -1,6 +1,7 @@
-// `npm run bench [name …] [-- --option=value …]`: bundles each benchmark in bench/ (or the named ones) with the
-// Worker's own source and runs it in Node, which has workerd's V8. Figures are CPU milliseconds; see each file's
-// header. Options after `--` go to every benchmark run.
+// `npm run bench [name …] [-- --option=value …]`: bundles each benchmark in bench/ (or the named ones) and runs it
+// in Node. `content` and `html` measure the CPU milliseconds of the Worker's own source in Node (workerd's V8);
+// `load` serves the project and a reference Worker under `wrangler dev` and loads both (minutes). See each
+// file's header. Options after `--` go to every benchmark run.
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

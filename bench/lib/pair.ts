@@ -1,0 +1,65 @@
+/**
+ * The project and the reference Worker under `wrangler dev`, each on its own copy of the seeded community, with
+ * the tokens the benchmarked requests send.
+ */
+import { join } from "node:path";
+import { login } from "./api";
+import type { BenchRoute } from "./load";
+import { benchRoutes } from "./routes";
+import { loginAll, PLAN, USER_PASSWORD, username } from "./seed";
+import { seededState } from "./state";
+import {
+  BENCH_VARS,
+  copyState,
+  projectConfig,
+  REFERENCE_CONFIG,
+  runDirectory,
+  type Server,
+  startServer,
+} from "./wrangler";
+
+const VOTERS = 32;
+
+export interface Pair {
+  project: Server;
+  reference: Server;
+  routes: BenchRoute[];
+}
+
+/**
+ * Seeds (or copies the kept seed), logs the reader and the voters in on the project, copies its state for the
+ * reference (a copy: two workerd processes on one SQLite file could clash) and starts both. `minify: false` keeps
+ * the function names (the profile wants them).
+ */
+export async function startPair(options: {
+  reseed: boolean;
+  seedConnections: number;
+  minify?: boolean;
+}): Promise<Pair> {
+  const run = runDirectory();
+  const projectState = join(run, "project-state");
+  const referenceState = join(run, "reference-state");
+  const log = (name: string) => join(run, `${name}.log`);
+  const config = projectConfig(join(run, "project"), { minify: options.minify });
+
+  const seeded = await seededState(config, projectState, log("seed"), {
+    reseed: options.reseed,
+    concurrency: options.seedConnections,
+  });
+
+  // Tokens come from logging in, so they must be in the database before it is copied for the reference.
+  const first = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
+  const reader = await login(first.origin, username(1), USER_PASSWORD);
+  const voterNames = Array.from({ length: VOTERS }, (_, i) => username(PLAN.users - VOTERS + i));
+  const voters = await loginAll(first.origin, voterNames);
+  await first.stop();
+  copyState(projectState, referenceState);
+
+  const project = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
+  const minify = options.minify === undefined ? [] : [`--minify=${options.minify}`];
+  const reference = await startServer("reference", REFERENCE_CONFIG, referenceState, log("reference"), {
+    args: minify,
+  });
+  const routes = benchRoutes(seeded, { reader: reader.token, voters: voters.map((voter) => voter.token) });
+  return { project, reference, routes };
+}
