@@ -52,7 +52,7 @@ for (const route of routes) {
   // exactly the same sequence of requests.
   const next = [1, 1];
   for (const [index, server] of servers.entries()) {
-    await round(server.origin, route, next[index] as number, settings.warmup, settings.connections);
+    await round(server, route, next[index] as number, settings.warmup, settings.connections);
     next[index] = (next[index] as number) + settings.warmup;
   }
   const rounds: [Round[], Round[]] = [[], []];
@@ -61,7 +61,7 @@ for (const route of routes) {
     const order = r % 2 === 0 ? [0, 1] : [1, 0];
     for (const index of order) {
       const server = servers[index] as (typeof servers)[number];
-      const result = await round(server.origin, route, next[index] as number, settings.requests, settings.connections);
+      const result = await round(server, route, next[index] as number, settings.requests, settings.connections);
       next[index] = (next[index] as number) + settings.requests;
       rounds[index]?.push(result);
       console.log(
@@ -76,43 +76,32 @@ for (const route of routes) {
 await Promise.all(servers.map((server) => server.stop()));
 
 const rate = (t: Totals) => t.requests / t.seconds;
+const columns: [string, (t: Totals) => string][] = [
+  ["req/s", (t) => fmt(rate(t))],
+  ["req/s per round", (t) => t.perRound.map((n) => fmt(n, 0)).join(", ")],
+  ["p50 ms", (t) => fmt(t.p50)],
+  ["p99 ms", (t) => fmt(t.p99)],
+  ["D1 round trips", (t) => fmt(t.roundTrips)],
+  ["rows read", (t) => fmt(t.rowsRead, 0)],
+  ["CPU ms/req workerd + wrangler", (t) => `${fmt(t.cpuMs.workerd)} + ${fmt(t.cpuMs.node)}`],
+  ["client CPU ms/req", (t) => fmt(t.cpuMs.client)],
+];
 const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
 console.log(`\nLoad average at the end: ${load()}\n`);
-console.log(
-  line([
-    "route",
-    "server",
-    "req/s",
-    "req/s per round",
-    "p50 ms",
-    "p99 ms",
-    "D1 round trips",
-    "rows read",
-    "project/reference",
-  ]),
-);
-console.log(line(Array.from({ length: 9 }, () => "---")));
+console.log(line(["route", "server", ...columns.map(([header]) => header), "project/reference"]));
+console.log(line(Array.from({ length: columns.length + 3 }, () => "---")));
 for (const { label, project: mine, reference: theirs } of results) {
+  const ratio = `**${fmt(rate(mine) / rate(theirs), 2)}x** (p50 ${fmt(mine.p50 / theirs.p50, 2)}x)`;
+  console.log(line([`\`${label}\``, "project", ...columns.map(([, cell]) => cell(mine)), ratio]));
+  console.log(line(["", "reference", ...columns.map(([, cell]) => cell(theirs)), ""]));
   for (const [name, t] of [
     ["project", mine],
     ["reference", theirs],
   ] as const) {
-    const ratio =
-      name === "project" ? `**${fmt(rate(mine) / rate(theirs), 2)}x** (p50 ${fmt(mine.p50 / theirs.p50, 2)}x)` : "";
-    console.log(
-      line([
-        name === "project" ? `\`${label}\`` : "",
-        name,
-        fmt(rate(t)),
-        t.perRound.map((n) => fmt(n, 0)).join(", "),
-        fmt(t.p50),
-        fmt(t.p99),
-        fmt(t.roundTrips),
-        fmt(t.rowsRead, 0),
-        ratio,
-      ]),
-    );
     if (t.errors) console.log(`  ${name}: ${t.errors} non-200 answers, e.g. ${t.firstError}`);
   }
 }
-console.log("\nratio: project req/s over reference req/s (p50: project latency over reference latency)");
+console.log(
+  "\nratio: project req/s over reference req/s (p50: project latency over reference latency). CPU: what the " +
+    "server's workerd processes and wrangler's Node processes used during its rounds, and this load generator.",
+);

@@ -21,6 +21,8 @@ export interface Round {
   /** Latencies, milliseconds. */
   ms: number[];
   seconds: number;
+  /** CPU seconds the server's processes used during the round (workerd, wrangler's Node), and this process. */
+  cpu: { workerd: number; node: number; client: number };
   /** Sums over the requests, from `Server-Timing`; `timed` counts the answers that carried it. */
   roundTrips: number;
   rowsRead: number;
@@ -48,15 +50,28 @@ export function send(origin: string, call: Call): Promise<Response> {
   return fetch(`${origin}${call.path}`, { method: call.method, headers, body });
 }
 
+/** What a round needs of a server: where it listens and how much CPU it has used. */
+export interface Target {
+  origin: string;
+  cpuSeconds(): { workerd: number; node: number };
+}
+
+const clientSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
 /** Sends `requests` calls numbered from `first`, `connections` at a time. */
 export async function round(
-  origin: string,
+  server: Target,
   route: BenchRoute,
   first: number,
   requests: number,
   connections: number,
 ): Promise<Round> {
-  const result: Round = { ms: [], seconds: 0, roundTrips: 0, rowsRead: 0, timed: 0, errors: 0 };
+  const { origin } = server;
+  const cpu = { workerd: 0, node: 0, client: 0 };
+  const result: Round = { ms: [], seconds: 0, cpu, roundTrips: 0, rowsRead: 0, timed: 0, errors: 0 };
   let next = 0;
   const worker = async () => {
     while (next < requests) {
@@ -78,9 +93,12 @@ export async function round(
       }
     }
   };
-  const started = performance.now();
+  const [before, client, started] = [server.cpuSeconds(), clientSeconds(), performance.now()];
   await Promise.all(Array.from({ length: connections }, worker));
   result.seconds = (performance.now() - started) / 1000;
+  const after = server.cpuSeconds();
+  Object.assign(cpu, { workerd: after.workerd - before.workerd, node: after.node - before.node });
+  cpu.client = clientSeconds() - client;
   return result;
 }
 
@@ -99,6 +117,8 @@ export interface Totals {
   p99: number;
   roundTrips: number;
   rowsRead: number;
+  /** CPU milliseconds per request: the server's workerd and wrangler processes, and the load generator. */
+  cpuMs: { workerd: number; node: number; client: number };
   errors: number;
   firstError?: string;
 }
@@ -115,6 +135,11 @@ export function total(rounds: Round[]): Totals {
     p99: percentile(ms, 99),
     roundTrips: timed ? rounds.reduce((sum, r) => sum + r.roundTrips, 0) / timed : Number.NaN,
     rowsRead: timed ? rounds.reduce((sum, r) => sum + r.rowsRead, 0) / timed : Number.NaN,
+    cpuMs: {
+      workerd: (1000 * rounds.reduce((sum, r) => sum + r.cpu.workerd, 0)) / ms.length,
+      node: (1000 * rounds.reduce((sum, r) => sum + r.cpu.node, 0)) / ms.length,
+      client: (1000 * rounds.reduce((sum, r) => sum + r.cpu.client, 0)) / ms.length,
+    },
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     firstError: rounds.find((r) => r.firstError)?.firstError,
   };

@@ -3,7 +3,17 @@
  * directory of their own, and clean-up of every process started here, on a normal exit, an error or Ctrl-C.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -104,9 +114,9 @@ export function copyState(from: string, to: string): void {
 const running = new Set<ChildProcess>();
 const directories: string[] = [];
 
-/** Kills a server's whole process group (wrangler and its workerd). */
+/** Kills a server's whole process group (wrangler and its workerd), whether or not wrangler itself has exited. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
   } catch {
@@ -144,7 +154,33 @@ export interface Server {
   origin: string;
   inspectorPort: number;
   log: string;
+  /** CPU seconds its processes (wrangler's Node, workerd) have used so far. */
+  cpuSeconds(): { workerd: number; node: number };
   stop(): Promise<void>;
+}
+
+/** Linux's USER_HZ: /proc reports CPU times in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used by the live processes of a process group, by program (from /proc/<pid>/stat). */
+function groupCpuSeconds(group: number): { workerd: number; node: number } {
+  const used = { workerd: 0, node: 0 };
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp ... utime stime: fields 14 and 15, counted after the parenthesised name.
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) !== group) continue;
+    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    if (name.startsWith("workerd")) used.workerd += seconds;
+    else used.node += seconds;
+  }
+  return used;
 }
 
 /** Starts `wrangler dev` on free loopback ports and waits until it answers. */
@@ -171,10 +207,12 @@ export async function startServer(
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
     running.delete(child);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((done) => child.once("exit", done));
-    killGroup(child);
-    await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((done) => child.once("exit", done));
+      killGroup(child);
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+    }
+    // Whatever of the group outlived wrangler.
     killGroup(child, "SIGKILL");
   };
   const deadline = Date.now() + 60_000;
@@ -182,7 +220,8 @@ export async function startServer(
     if (child.exitCode !== null) break;
     try {
       await (await fetch(`${origin}/api/none`)).arrayBuffer();
-      return { name, origin, inspectorPort, log, stop };
+      const cpuSeconds = () => groupCpuSeconds(child.pid as number);
+      return { name, origin, inspectorPort, log, cpuSeconds, stop };
     } catch {
       await new Promise((done) => setTimeout(done, 250));
     }
