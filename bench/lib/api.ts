@@ -1,10 +1,20 @@
 /** Calls to the API's JSON envelope, and a pool that runs tasks over a few concurrent connections. */
 
+/** How requests reach a server: Node's fetch, or a Worker called in this process (bench/lib/in-process.ts). */
+export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+
 /** `{code: 0, data}` → data; anything else throws with the answer. */
-export async function api<T>(origin: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
+export async function api<T>(
+  origin: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  fetcher: Fetch = fetch,
+): Promise<T> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.token = token;
-  const response = await fetch(`${origin}${path}`, {
+  const response = await fetcher(`${origin}${path}`, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -21,12 +31,9 @@ export async function api<T>(origin: string, method: string, path: string, token
 }
 
 /** A token from `POST /api/tokens`, and its user's id. */
-export async function login(origin: string, name: string, password: string) {
-  const token = await api<{ token: string; user_id: number }>(origin, "POST", "/api/tokens", undefined, {
-    name,
-    password,
-    device: "bench",
-  });
+export async function login(origin: string, name: string, password: string, fetcher: Fetch = fetch) {
+  const body = { name, password, device: "bench" };
+  const token = await api<{ token: string; user_id: number }>(origin, "POST", "/api/tokens", undefined, body, fetcher);
   return { token: token.token, userId: token.user_id };
 }
 

@@ -2,6 +2,7 @@
  * Load rounds: a fixed number of requests over N concurrent connections (Node's fetch, keep-alive), each request's
  * latency, and the D1 round trips and rows read that the server reports in `Server-Timing`.
  */
+import type { Fetch } from "./api";
 
 /** One request of a benchmarked route; `k` numbers it within its server's sequence. */
 export interface Call {
@@ -42,12 +43,12 @@ export function d1Of(headers: Headers): { roundTrips: number; rowsRead: number }
   return { roundTrips: Number(trips[1]), rowsRead: Number(ROWS_READ.exec(timing)?.[1] ?? 0) };
 }
 
-export function send(origin: string, call: Call): Promise<Response> {
+export function send(origin: string, call: Call, fetcher: Fetch = fetch): Promise<Response> {
   const headers: Record<string, string> = {};
   if (call.token) headers.token = call.token;
   if (call.body !== undefined) headers["content-type"] = "application/json";
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  return fetch(`${origin}${call.path}`, { method: call.method, headers, body });
+  return fetcher(`${origin}${call.path}`, { method: call.method, headers, body });
 }
 
 /** What a round needs of a server: where it listens and how much CPU it has used. */

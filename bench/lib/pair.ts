@@ -3,10 +3,8 @@
  * the tokens the benchmarked requests send.
  */
 import { join } from "node:path";
-import { login } from "./api";
 import type { BenchRoute } from "./load";
-import { benchRoutes } from "./routes";
-import { loginAll, PLAN, USER_PASSWORD, username } from "./seed";
+import { benchRoutes, logInBenchUsers } from "./routes";
 import { seededState } from "./state";
 import {
   BENCH_VARS,
@@ -17,8 +15,6 @@ import {
   type Server,
   startServer,
 } from "./wrangler";
-
-const VOTERS = 32;
 
 export interface Pair {
   project: Server;
@@ -49,9 +45,7 @@ export async function startPair(options: {
 
   // Tokens come from logging in, so they must be in the database before it is copied for the reference.
   const first = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
-  const reader = await login(first.origin, username(1), USER_PASSWORD);
-  const voterNames = Array.from({ length: VOTERS }, (_, i) => username(PLAN.users - VOTERS + i));
-  const voters = await loginAll(first.origin, voterNames);
+  const tokens = await logInBenchUsers(first.origin);
   await first.stop();
   copyState(projectState, referenceState);
 
@@ -60,6 +54,6 @@ export async function startPair(options: {
   const reference = await startServer("reference", REFERENCE_CONFIG, referenceState, log("reference"), {
     args: minify,
   });
-  const routes = benchRoutes(seeded, { reader: reader.token, voters: voters.map((voter) => voter.token) });
+  const routes = benchRoutes(seeded, tokens);
   return { project, reference, routes };
 }

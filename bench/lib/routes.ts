@@ -2,14 +2,24 @@
  * The benchmarked requests, numbered so that a server's k-th request is the same on every run: the two reads of
  * issue 10 with a normal user's token, an anonymous list and a vote.
  */
+import type { Fetch } from "./api";
 import type { BenchRoute } from "./load";
-import { PLAN, type Seeded } from "./seed";
+import { loginAll, PLAN, type Seeded, username } from "./seed";
 
 export interface Tokens {
   /** A normal user's token (bench02): the reads. */
   reader: string;
   /** Other users' tokens: the votes. */
   voters: string[];
+}
+
+const VOTERS = 32;
+
+/** Logs in the reader (bench02) and the voters (the last 32 users). */
+export async function logInBenchUsers(origin: string, fetcher?: Fetch): Promise<Tokens> {
+  const voters = Array.from({ length: VOTERS }, (_, i) => username(PLAN.users - VOTERS + i));
+  const [reader, ...others] = await loginAll(origin, [username(1), ...voters], fetcher);
+  return { reader: reader?.token as string, voters: others.map((voter) => voter.token) };
 }
 
 /** Articles the votes go to: none of the author's, so the reads' rows do not move. */

@@ -4,7 +4,7 @@
  * id and choice follows from the item's index, so two seedings give the same community.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
-import { api, login, pool } from "./api";
+import { api, type Fetch, login, pool } from "./api";
 
 export const PLAN = {
   /** bench01 writes `authorArticles` articles (the user list read); bench02 is the reader, who votes and follows. */
@@ -100,8 +100,8 @@ function topicsOf(i: number, topicIds: number[]): number[] {
  * Logs users in one at a time: the login throttle counts every attempt from an address as a failure until its
  * password is checked (README, Security), so more than 5 at once from one address would be asked for a captcha.
  */
-export function loginAll(origin: string, names: string[]) {
-  return pool(names, 1, (name) => login(origin, name, USER_PASSWORD));
+export function loginAll(origin: string, names: string[], fetcher?: Fetch) {
+  return pool(names, 1, (name) => login(origin, name, USER_PASSWORD, fetcher));
 }
 
 /**
