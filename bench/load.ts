@@ -5,6 +5,7 @@
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
  *   --connections=16  --requests=1000 (per round and server)  --rounds=3  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
+ *   --reference-shape=project (the reference makes the project's round trips: KV, then two batches)
  */
 import { cpus, loadavg } from "node:os";
 import { compareAnswers } from "./lib/compare";
@@ -21,6 +22,7 @@ const settings = {
   seedConnections: option("seed-connections", 8),
   reseed: option("reseed", false),
   routes: option("routes", "comment,user-articles,articles,vote").split(","),
+  referenceShape: option("reference-shape", ""),
 };
 
 const load = () =>
@@ -33,7 +35,12 @@ console.log(
     `${settings.rounds} rounds of ${settings.requests}, alternating project and reference\n`,
 );
 
-const pair = await startPair({ reseed: settings.reseed, seedConnections: settings.seedConnections });
+const pair = await startPair({
+  reseed: settings.reseed,
+  seedConnections: settings.seedConnections,
+  referenceShape: settings.referenceShape,
+});
+if (settings.referenceShape) console.log(`The reference makes the ${settings.referenceShape}'s round trips.`);
 const { project, reference } = pair;
 const servers = [project, reference] as const;
 const routes = pair.routes.filter((route) => settings.routes.includes(route.name));

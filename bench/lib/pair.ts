@@ -24,19 +24,19 @@ export interface Pair {
 
 /**
  * Seeds (or copies the kept seed), logs the reader and the voters in on the project, copies its state for the
- * reference (a copy: two workerd processes on one SQLite file could clash) and starts both. `minify: false` keeps
- * the function names (the profile wants them).
+ * reference (a copy: two workerd processes on one SQLite file could clash) and starts both.
  */
 export async function startPair(options: {
   reseed: boolean;
   seedConnections: number;
-  minify?: boolean;
+  /** "project": the reference makes the project's round trips (bench/reference/worker.ts, Env.SHAPE). */
+  referenceShape?: string;
 }): Promise<Pair> {
   const run = runDirectory();
   const projectState = join(run, "project-state");
   const referenceState = join(run, "reference-state");
   const log = (name: string) => join(run, `${name}.log`);
-  const config = projectConfig(join(run, "project"), { minify: options.minify });
+  const config = projectConfig(join(run, "project"));
 
   const seeded = await seededState(config, projectState, log("seed"), {
     reseed: options.reseed,
@@ -50,9 +50,9 @@ export async function startPair(options: {
   copyState(projectState, referenceState);
 
   const project = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
-  const minify = options.minify === undefined ? [] : [`--minify=${options.minify}`];
+  const shape = options.referenceShape ? { SHAPE: options.referenceShape } : undefined;
   const reference = await startServer("reference", REFERENCE_CONFIG, referenceState, log("reference"), {
-    args: minify,
+    vars: shape,
   });
   const routes = benchRoutes(seeded, tokens);
   return { project, reference, routes };

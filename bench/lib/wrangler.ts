@@ -55,24 +55,22 @@ export function freePort(): Promise<number> {
  * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`; a new
  * path setting would need the same) made absolute, and without the
  * `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing binding counts nothing,
- * src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it,
- * unless `minify` is given (the profile wants the names).
+ * src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it.
  */
-export function projectConfig(dir: string, options: { minify?: boolean } = {}): string {
+export function projectConfig(dir: string): string {
   const kept: string[] = [];
   let inLimit = false;
   for (const line of readFileSync("wrangler.toml", "utf8").split("\n")) {
     if (/^\s*\[/.test(line)) inLimit = /^\s*\[\[ratelimits\]\]/.test(line);
     if (!inLimit) kept.push(line);
   }
-  let text = kept
+  const text = kept
     .join("\n")
     .replace(/^main = "(.*)"$/m, (_, main: string) => `main = ${JSON.stringify(resolve(main))}`)
     .replace(
       /^migrations_dir = "(.*)"$/m,
       (_, migrations: string) => `migrations_dir = ${JSON.stringify(resolve(migrations))}`,
     );
-  if (options.minify !== undefined) text = text.replace(/^minify = .*$/m, `minify = ${options.minify}`);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "wrangler.toml");
   writeFileSync(path, text);

@@ -3,13 +3,21 @@
  * builder and no validation library, each answering with ONE `env.DB.batch()` (authentication included) the same
  * JSON the project answers. It reads the project's own database (same migrations, a copy of the seeded state),
  * so the project/reference ratio is what the project's structure costs. Only what the benchmark sends is
- * handled: a `token` header, `page`, `per_page` and `include`; the default order.
+ * handled: a `token` header, `page`, `per_page` and `include`; the default order. With SHAPE = "project" it makes
+ * the project's round trips instead (Env.SHAPE), so that the ratio can be split into round trips and the rest.
  *
  * Routes: GET /api/comments/{id}, GET /api/users/{id}/articles, GET /api/articles, POST /api/articles/{id}/voters.
  */
 
 interface Env {
   DB: D1Database;
+  /** The project's settings cache (src/domain/site-options-store.ts), read in the project's shape only. */
+  KV?: KVNamespace;
+  /**
+   * "project": the project's round trips instead of one batch, to measure what they cost: the settings from KV,
+   * the caller in a batch of its own (with the settings when KV has lost them), then the route's batch.
+   */
+  SHAPE?: string;
 }
 
 /** What the page's records need of the request: who asks, the includes and the URL bases of images. */
@@ -57,11 +65,8 @@ interface Bases {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
-function basesOf(rows: { name: string; value: string }[], origin: string): Bases {
-  const option = (name: string) => {
-    const row = rows.find((r) => r.name === name);
-    return row ? (JSON.parse(row.value) as string) : "";
-  };
+/** The image URL bases, from the settings (`option` gives a setting's value, '' when unset). */
+function basesOf(option: (name: string) => string, origin: string): Bases {
   return {
     static: trimSlash(option("site_static_url") || `${origin}/static`),
     storage: trimSlash(option("storage_url") || `${origin}/upload`),
@@ -83,6 +88,13 @@ function imageUrls(stored: string, fallback: string, bases: Bases) {
 // --- the batch ---
 
 const OPTIONS = "SELECT name, value FROM options WHERE name IN ('site_static_url', 'storage_url')";
+const OPTIONS_KEY = "options:v1";
+
+/** A setting from the `options` rows, where values are stored as JSON. */
+const fromRows = (rows: { name: string; value: string }[]) => (name: string) => {
+  const row = rows.find((r) => r.name === name);
+  return row ? (JSON.parse(row.value) as string) : "";
+};
 
 interface Ran<T> {
   rows: T;
@@ -93,23 +105,35 @@ interface Ran<T> {
 }
 
 /**
- * Runs the statements in one batch behind the options and the caller, and reports it as the project does
+ * Runs the statements in one batch behind the options and the caller (in the project's shape, see Env.SHAPE:
+ * the settings from KV and the caller in a batch of its own), and reports it as the project does
  * (`Server-Timing`: round trips and rows read).
  */
 async function run<T extends unknown[]>(env: Env, ask: Ask, statements: D1PreparedStatement[]): Promise<Ran<T>> {
-  const head = [env.DB.prepare(OPTIONS)];
-  if (ask.tokenHash) head.push(withCaller(env, ask, "SELECT user_id, role FROM caller", []));
+  const shaped = env.SHAPE === "project";
+  const cached = shaped ? await env.KV?.get<Record<string, string>>(OPTIONS_KEY, "json") : null;
+  const options = cached ? [] : [env.DB.prepare(OPTIONS)];
+  const caller = ask.tokenHash ? [withCaller(env, ask, "SELECT user_id, role FROM caller", [])] : [];
+  const batches = shaped ? [[...options, ...caller], statements] : [[...options, ...caller, ...statements]];
   const started = performance.now();
-  const results = await env.DB.batch([...head, ...statements]);
+  const results: D1Result[] = [];
+  let trips = 0;
+  for (const batch of batches.filter((statements) => statements.length > 0)) {
+    results.push(...(await env.DB.batch(batch)));
+    trips++;
+  }
   const duration = performance.now() - started;
   const rowsRead = results.reduce((sum, result) => sum + (result.meta?.rows_read ?? 0), 0);
-  const caller = ask.tokenHash ? (results[1]?.results[0] as { role: string } | undefined) : undefined;
+  const found = caller.length ? (results[options.length]?.results[0] as { role: string } | undefined) : undefined;
+  const option = cached
+    ? (name: string) => cached[name] ?? ""
+    : fromRows(results[0]?.results as { name: string; value: string }[]);
   return {
-    rows: results.slice(head.length).map((result) => result.results) as T,
-    bases: basesOf(results[0]?.results as { name: string; value: string }[], ask.url.origin),
-    isAdmin: caller?.role === "admin",
-    loggedIn: caller !== undefined,
-    timing: `d1;dur=${duration.toFixed(1)};desc="1 round trips", d1-rows;desc="${rowsRead} rows read"`,
+    rows: results.slice(options.length + caller.length).map((result) => result.results) as T,
+    bases: basesOf(option, ask.url.origin),
+    isAdmin: found?.role === "admin",
+    loggedIn: found !== undefined,
+    timing: `d1;dur=${duration.toFixed(1)};desc="${trips} round trips", d1-rows;desc="${rowsRead} rows read"`,
   };
 }
 
