@@ -3,7 +3,7 @@
  * under `wrangler dev` on copies of one seeded community, take alternating rounds of the same requests on each
  * route; it prints req/s, p50/p99 latency, the D1 round trips and rows read per request (the servers'
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
- *   --connections=16  --requests=1000 (per round and server)  --rounds=3  --warmup=200  --routes=comment,...
+ *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
  *   --reference-shape=project (the reference makes the project's round trips: KV, then two batches)
  */
@@ -16,8 +16,8 @@ import { startPair } from "./lib/pair";
 const quick = option("quick", false);
 const settings = {
   connections: option("connections", 16),
-  requests: option("requests", quick ? 200 : 1000),
-  rounds: option("rounds", quick ? 1 : 3),
+  requests: option("requests", quick ? 200 : 600),
+  rounds: option("rounds", quick ? 1 : 5),
   warmup: option("warmup", quick ? 50 : 200),
   seedConnections: option("seed-connections", 8),
   reseed: option("reseed", false),
@@ -98,7 +98,10 @@ console.log(`\nLoad average at the end: ${load()}\n`);
 console.log(line(["route", "server", ...columns.map(([header]) => header), "project/reference"]));
 console.log(line(Array.from({ length: columns.length + 3 }, () => "---")));
 for (const { label, project: mine, reference: theirs } of results) {
-  const ratio = `**${fmt(rate(mine) / rate(theirs), 2)}x** (p50 ${fmt(mine.p50 / theirs.p50, 2)}x)`;
+  const cpu = (t: Totals) => t.cpuMs.workerd + t.cpuMs.node;
+  const ratio =
+    `**${fmt(rate(mine) / rate(theirs), 2)}x** (CPU ${fmt(cpu(theirs) / cpu(mine), 2)}x, ` +
+    `p50 ${fmt(mine.p50 / theirs.p50, 2)}x)`;
   console.log(line([`\`${label}\``, "project", ...columns.map(([, cell]) => cell(mine)), ratio]));
   console.log(line(["", "reference", ...columns.map(([, cell]) => cell(theirs)), ""]));
   for (const [name, t] of [
@@ -109,6 +112,8 @@ for (const { label, project: mine, reference: theirs } of results) {
   }
 }
 console.log(
-  "\nratio: project req/s over reference req/s (p50: project latency over reference latency). CPU: what the " +
-    "server's workerd processes and wrangler's Node processes used during its rounds, and this load generator.",
+  "\nratio: project req/s over reference req/s; in brackets, reference CPU per request over project CPU per " +
+    "request (what req/s would follow if the server's CPU were the only limit), and project p50 over reference " +
+    "p50. CPU: what the server's workerd and wrangler (Node) processes used during its rounds, and this load " +
+    "generator.",
 );
