@@ -1,0 +1,47 @@
+/**
+ * The project's and the reference's answers to the same request, compared: their JSON must be equal once each
+ * server's own origin (in default image URLs) is written as `<origin>`.
+ */
+import { type BenchRoute, send } from "./load";
+
+/** The first place two JSON values differ, as a path and both values; null when equal. */
+function firstDifference(a: unknown, b: unknown, path = "$"): string | null {
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) {
+    return `${path}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`;
+  }
+  if (a && typeof a === "object" && b && typeof b === "object") {
+    const keysA = Object.keys(a);
+    const keysB = Object.keys(b);
+    if (keysA.join() !== keysB.join()) return `${path}: keys [${keysA}] vs [${keysB}]`;
+    for (const key of keysA) {
+      const found = firstDifference(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        `${path}.${key}`,
+      );
+      if (found) return found;
+    }
+    return null;
+  }
+  return a === b ? null : `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+}
+
+/** Sends call `k` of the route to both servers; answers "equal" or where they differ. */
+export async function compareAnswers(
+  route: BenchRoute,
+  k: number,
+  project: { origin: string },
+  reference: { origin: string },
+): Promise<{ equal: boolean; detail: string }> {
+  const read = async (origin: string) => {
+    const response = await send(origin, route.call(k));
+    return { status: response.status, text: (await response.text()).replaceAll(origin, "<origin>") };
+  };
+  const [mine, theirs] = [await read(project.origin), await read(reference.origin)];
+  if (mine.status !== theirs.status) return { equal: false, detail: `status ${mine.status} vs ${theirs.status}` };
+  if (mine.text === theirs.text) return { equal: true, detail: `equal bytes (${mine.text.length} bytes)` };
+  const difference = firstDifference(JSON.parse(mine.text), JSON.parse(theirs.text));
+  return difference
+    ? { equal: false, detail: `differ at ${difference}` }
+    : { equal: true, detail: `equal JSON, other bytes (${mine.text.length} vs ${theirs.text.length})` };
+}
