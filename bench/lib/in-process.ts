@@ -120,8 +120,9 @@ export class NodeD1 {
     return { count: 0, duration: 0 };
   }
 
+  /** One database: every session reads it as it is, and its bookmark says nothing. */
   withSession() {
-    return this;
+    return Object.assign(Object.create(this) as NodeD1, { getBookmark: () => "00000000-00000000-00000000-0" });
   }
 }
 
@@ -129,7 +130,13 @@ export class NodeD1 {
 export class MapKv {
   private readonly values = new Map<string, string>();
 
-  async get(key: string, type?: "text" | "json") {
+  /** One key, or several as KV's bulk read answers them: a Map of each key to its value or null. */
+  async get(key: string | string[], type?: "text" | "json") {
+    if (Array.isArray(key)) return new Map(key.map((one) => [one, this.read(one, type)]));
+    return this.read(key, type);
+  }
+
+  private read(key: string, type?: "text" | "json") {
     const value = this.values.get(key);
     if (value === undefined) return null;
     return type === "json" ? JSON.parse(value) : value;

@@ -15,8 +15,19 @@ const KV_KEY = "options:v1";
  */
 const KV_TTL_SECONDS = 3600;
 
-export async function readCachedOptions(kv: KVNamespace): Promise<SiteOptions | null> {
-  return kv.get<SiteOptions>(KV_KEY, "json");
+/**
+ * The cached record and the values of `more` KV keys, in one KV read (a request reads its settings and, with a token,
+ * that token's last write: http/middleware/d1-session.ts).
+ */
+export async function readCachedOptions(
+  kv: KVNamespace,
+  more: (string | null)[] = [],
+): Promise<[SiteOptions | null, ...(string | null)[]]> {
+  const keys = more.filter((key): key is string => key !== null);
+  if (keys.length === 0) return [await kv.get<SiteOptions>(KV_KEY, "json")];
+  const values = await kv.get([KV_KEY, ...keys], "text");
+  const record = values.get(KV_KEY);
+  return [record ? (JSON.parse(record) as SiteOptions) : null, ...more.map((key) => (key && values.get(key)) ?? null)];
 }
 
 export async function cacheOptions(kv: KVNamespace, record: SiteOptions): Promise<void> {

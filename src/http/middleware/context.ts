@@ -21,7 +21,7 @@ import { readClaim, type TokenClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
 import { StaleClaim } from "../attempt";
 import { cookieMayAuthenticate } from "./csrf";
-import { lastWriteOf, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
+import { lastWriteKey, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
 
 /**
  * Tokens last 15 days and are renewed on use at most once a day
@@ -77,12 +77,14 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = readToken(c);
   const tokenHash = token ? await sha256Hex(token) : null;
   const sent = sentBookmark(c);
-  const [cached, claim, lastWrite] = await Promise.all([
-    known?.options ?? readCachedOptions(c.env.KV),
+  // The settings and the token's last write, in one KV read.
+  const lastWriteAt = tokenHash && !sent && !onPrimary ? lastWriteKey(tokenHash) : null;
+  const [[stored, lastWrite = null], claim] = await Promise.all([
+    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, [lastWriteAt]),
     // On the primary the token is checked before anything is built: a second try must not need a third.
     token && !known && !onPrimary ? readClaim(token, c.env.PASSWORD_PEPPER) : null,
-    sent || onPrimary ? null : lastWriteOf(c, tokenHash),
   ]);
+  const cached = known ? known.options : stored;
   const start = sessionStart(c, onPrimary, sent ?? lastWrite);
   const session = c.env.DB.withSession(start);
   const db = createDb(session, attempt.meter);

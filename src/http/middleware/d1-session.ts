@@ -18,8 +18,6 @@ const BOOKMARK = /^[0-9A-Za-z-]{1,200}$/;
 /** A write's bookmark outlives the time a replica takes to catch up (KV keeps nothing for less than a minute). */
 const LAST_WRITE_SECONDS = 60;
 
-const lastWriteKey = (tokenHash: string) => `d1-bookmark:${tokenHash}`;
-
 const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD";
 
 /** The bookmark the client sent, checked; null when it sent none. */
@@ -30,10 +28,8 @@ export function sentBookmark(c: Context<AppEnv>): string | null {
   return sent;
 }
 
-/** The bookmark of the last write made with this token, if it was made in the last minute. */
-export function lastWriteOf(c: Context<AppEnv>, tokenHash: string | null): Promise<string | null> {
-  return tokenHash ? c.env.KV.get(lastWriteKey(tokenHash)) : Promise.resolve(null);
-}
+/** The KV key of the bookmark of the last write made with this token, kept for a minute. */
+export const lastWriteKey = (tokenHash: string) => `d1-bookmark:${tokenHash}`;
 
 /**
  * Where the request's session starts: the primary on a second try that checks the token there, or for a write;
