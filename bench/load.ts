@@ -5,7 +5,7 @@
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
  *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
- *   --reference-shape=project (the reference makes the project's round trips: KV, then two batches)
+ *   --reference-shape=project (the round trips the project made before one-batch reads: KV, then two batches)
  */
 import { cpus, loadavg } from "node:os";
 import { compareAnswers } from "./lib/compare";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TOKEN_LIFETIME } from "../src/http/middleware/context";
+import { TOKEN_LIFETIME } from "../src/http/middleware/token-check";
 import { sha1Hex, sha256Hex } from "../src/lib/crypto";
 import { del, patch, post } from "./helpers/api";
 import { createAdmin, createToken, createUser, DEFAULT_PASSWORD } from "./helpers/factories";

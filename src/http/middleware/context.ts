@@ -6,29 +6,20 @@
  * `precede`), and a check that contradicts the claim has the request served again (http/attempt.ts). Settings come
  * from KV, or from D1 in that same round trip when KV has lost them.
  */
-import { eq, sql } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { type Caller, isAdmin, userColumns } from "../../core/caller";
+import { type Caller, isAdmin } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { backgroundDb, createDb, type Db, type Preamble, preambleWaits, precede, settle } from "../../db/client";
-import { tokens, users } from "../../db/schema";
-import { optionsFromRows, type SiteOptions } from "../../domain/site-options";
-import { cacheOptions, readCachedOptions, selectOptionRows } from "../../domain/site-options-store";
+import { createDb, preambleWaits, precede, settle } from "../../db/client";
+import type { SiteOptions } from "../../domain/site-options";
+import { readCachedOptions } from "../../domain/site-options-store";
 import { sha256Hex } from "../../lib/crypto";
 import { now } from "../../lib/time";
-import { readClaim, type TokenClaim } from "../../lib/token-claims";
+import { readClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
-import { StaleClaim } from "../attempt";
 import { cookieMayAuthenticate } from "./csrf";
 import { lastWriteKey, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
-
-/**
- * Tokens last 15 days and are renewed on use at most once a day
- * (docs/decisions.md#tokens-are-stored-hashed-and-expire).
- */
-export const TOKEN_LIFETIME = 15 * 86400;
-const RENEW_AFTER = 86400;
+import { claimedCaller, type Presented, tokenCheck } from "./token-check";
 
 /** The presented token; the cookie only where it may authenticate (http/middleware/csrf.ts). */
 export function readToken(c: Context<AppEnv>): string | null {
@@ -38,38 +29,6 @@ export function readToken(c: Context<AppEnv>): string | null {
   if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, "").trim();
   return cookieMayAuthenticate(c) ? (getCookie(c, "token") ?? null) : null;
 }
-
-/** The token's row with its user, expired or disabled too: only a token no row holds is worth a second look. */
-function callerQuery(db: Db, tokenHash: string) {
-  return db
-    .select({ user: userColumns, expire_time: tokens.expire_time })
-    .from(tokens)
-    .innerJoin(users, eq(users.user_id, tokens.user_id))
-    .where(eq(tokens.token, tokenHash))
-    .limit(1);
-}
-
-/**
- * The caller a claim names, as routes see it until the check: only `user_id` and `role` are known, and the check
- * fills in the rest of the row in place (the routes read nothing else before their first batch).
- */
-const claimedCaller = (claim: TokenClaim): Caller =>
-  ({ user_id: claim.userId, role: claim.admin ? "admin" : "user" }) as Caller;
-
-/**
- * A statement that fails, and with it its batch, unless the token is live for the user and role it claims: `json()`
- * of anything but JSON is an error, and SQLite evaluates only the CASE branch it takes.
- */
-function claimGuard(db: Db, tokenHash: string, claim: TokenClaim, time: number) {
-  const live = sql`EXISTS (SELECT 1 FROM ${tokens} JOIN ${users} ON ${users.user_id} = ${tokens.user_id}
-    WHERE ${tokens.token} = ${tokenHash} AND ${tokens.expire_time} > ${time} AND ${users.disable_time} = 0
-    AND ${users.user_id} = ${claim.userId} AND ${users.role} = ${claim.admin ? "admin" : "user"})`;
-  return db
-    .select({ ok: sql<string>`json(CASE WHEN ${live} THEN '1' ELSE 'stale token claim' END)` })
-    .from(sql`(SELECT 1)`);
-}
-
-const holds = (claim: TokenClaim, found: Caller) => found.user_id === claim.userId && isAdmin(found) === claim.admin;
 
 export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const attempt = c.get("attempt");
@@ -89,7 +48,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = c.env.DB.withSession(start);
   const db = createDb(session, attempt.meter);
   c.set("db", db);
-  const time = now();
   const claimed = claim && claimedCaller(claim);
   const checked = known ? known.caller : null;
   c.set("caller", known ? checked : claimed);
@@ -97,60 +55,12 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("options", cached);
 
   const checksToken = tokenHash !== null && !known;
-  /** The statements in front of the first batch, and what their results settle. */
-  const preamble = (checkToken: boolean): Preamble | null =>
-    checkToken || !cached
-      ? {
-          entry: {
-            callers: checkToken && tokenHash ? callerQuery(db, tokenHash) : undefined,
-            options: cached ? undefined : selectOptionRows(db),
-          },
-          confirmsCaller: checkToken,
-          guard: checkToken && claim && tokenHash ? claimGuard(db, tokenHash, claim, time) : undefined,
-          settle: (found: {
-            callers?: { user: Caller; expire_time: number }[];
-            options?: { name: string; value: string }[];
-          }) => {
-            let record = cached;
-            if (found.options) {
-              record = optionsFromRows(found.options);
-              c.set("options", record);
-              c.executionCtx.waitUntil(cacheOptions(c.env.KV, record));
-            }
-            if (checkToken && tokenHash) settleCaller(found.callers?.[0], record);
-          },
-        }
-      : null;
-  const settleCaller = (row: { user: Caller; expire_time: number } | undefined, record: SiteOptions | null) => {
-    // A replica may not have a token issued a moment ago: one that names its holder and that no row holds is
-    // looked for again on the primary (a token that names nobody is older than any replica's lag).
-    if (!row && claim && start !== "first-primary") throw new StaleClaim({ known: null, onPrimary: true });
-    const live = row && row.expire_time > time && row.user.disable_time === 0 ? row : undefined;
-    if (live && tokenHash && TOKEN_LIFETIME - (live.expire_time - time) > RENEW_AFTER) {
-      // Sliding expiry: off the response path, so it costs the client no round trip.
-      c.executionCtx.waitUntil(
-        backgroundDb(c.env.DB)
-          .update(tokens)
-          .set({ expire_time: time + TOKEN_LIFETIME, update_time: time })
-          .where(eq(tokens.token, tokenHash))
-          .run(),
-      );
-    }
-    const caller = live?.user ?? null;
-    if (claim && claimed) {
-      if (!caller || !holds(claim, caller))
-        throw new StaleClaim({ known: { caller, options: record }, onPrimary: false });
-      Object.assign(claimed, caller);
-      return;
-    }
-    c.set("caller", caller);
-    c.set("tokenHash", caller ? tokenHash : null);
-  };
-  precede(db, preamble(checksToken));
+  const presented: Presented = { db, tokenHash, claim, claimed, cached, start, time: now() };
+  precede(db, tokenCheck(c, checksToken ? presented : { ...presented, tokenHash: null }));
   c.set("ignoreCaller", () => {
     c.set("caller", null);
     c.set("tokenHash", null);
-    precede(db, preamble(false));
+    precede(db, tokenCheck(c, { ...presented, tokenHash: null }));
   });
   // A token that names nobody is checked before anything is built for its caller.
   if (checksToken && !claim) await settle(db);

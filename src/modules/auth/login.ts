@@ -18,7 +18,7 @@ import { ApiError, type FieldErrors } from "../../core/errors";
 import { batch, commit } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../http/app-env";
-import { TOKEN_LIFETIME } from "../../http/middleware/context";
+import { TOKEN_LIFETIME } from "../../http/middleware/token-check";
 import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
