@@ -8,16 +8,18 @@ import { topicables, topics } from "../db/schema";
 import { entities, type TopicableKind } from "../domain/entities";
 import { recountOwnersOf, topicCounter, without } from "./counters";
 import { inIds } from "./id-source";
-import { liveRows } from "./live";
+import { liveById, liveRows } from "./live";
 
 const live = liveRows(entities.topic);
+/** Topics found by their key (a list of ids, a join on the id) are checked live off the indexes. */
+const liveByKey = liveById(entities.topic);
 
 /** Which of `ids` are live topics. */
 export function selectLiveTopicIds(db: Db, ids: number[]) {
   return db
     .select({ topic_id: topics.topic_id })
     .from(topics)
-    .where(and(inIds(topics.topic_id, ids), live));
+    .where(and(inIds(topics.topic_id, ids), liveByKey));
 }
 
 /**
@@ -37,7 +39,7 @@ export function linkTopics(db: Db, type: TopicableKind, itemId: ItemId, topicIds
     .insert(topicables)
     .select(
       sql`SELECT ${topics.topic_id}, ${itemId}, ${type}, ${time} FROM ${wanted} AS wanted
-          JOIN ${topics} ON ${topics.topic_id} = wanted.value AND ${live}
+          JOIN ${topics} ON ${topics.topic_id} = wanted.value AND ${liveByKey}
           ORDER BY wanted.key`,
     )
     .onConflictDoNothing();
