@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, del, get, post } from "./helpers/api";
+import { type ApiResponse, del, get, patch, post } from "./helpers/api";
 import {
   createAnswer,
   createArticle,
@@ -147,4 +147,64 @@ describe("a page of a list a counter totals reads about a page of rows, however 
       expect(rowsRead(long)).toBeLessThan(60);
     },
   );
+});
+
+describe("a page of a topic's list reads about a page of rows, however large the topic", () => {
+  /** `n` questions filed under `topic`, each newer than the last, as the app files them (with their links). */
+  async function filed(topic: number, userId: number, n: number, time: number): Promise<number[]> {
+    const rows = await env.DB.batch<{ id: number }>(
+      Array.from({ length: n }, (_, i) =>
+        env.DB.prepare(
+          `INSERT INTO questions (user_id, title, content_markdown, content_rendered, create_time, update_time)
+           VALUES (?, 'more', 'x', '<p>x</p>', ?, ?) RETURNING question_id AS id`,
+        ).bind(userId, time + i, time + i),
+      ),
+    );
+    const ids = rows.map((result) => result.results[0]!.id);
+    await env.DB.batch(
+      ids.map((id) =>
+        env.DB.prepare(
+          "INSERT INTO topicables (topic_id, topicable_id, topicable_type, create_time) VALUES (?, ?, 'question', 0)",
+        ).bind(topic, id),
+      ),
+    );
+    await recountCounters("question", ids);
+    return ids;
+  }
+
+  it("in its default order, among 20 or 320 of the topic's questions and 300 of another's", async () => {
+    const user = await createUser();
+    const [topic, other] = [await createTopic(), await createTopic()];
+    await filed(topic, user.user_id, 20, 1000);
+    await filed(other, user.user_id, 300, 5000);
+    const path = `/api/topics/${topic}/questions`;
+    await get(path, { query: { per_page: 10 } });
+    const small = await get(path, { query: { per_page: 10 } });
+    const newest = await filed(topic, user.user_id, 300, 2000);
+    const large = await get(path, { query: { per_page: 10 } });
+    expect(large.body.pagination.total).toBe(320);
+    expect(large.body.data.map((q: { question_id: number }) => q.question_id)).toEqual(newest.slice(-10).reverse());
+    expect(rowsRead(large)).toBe(rowsRead(small));
+    expect(rowsRead(large)).toBeLessThan(60);
+  });
+
+  it("with the order and the trash of its items kept on its links by triggers, as the API changes them", async () => {
+    const admin = await createAdmin();
+    const voter = await createUser();
+    const topic = await createTopic();
+    const [first, second, third] = await filed(topic, admin.user_id, 3, 1000);
+    const ids = async (order: string) =>
+      (await get(`/api/topics/${topic}/questions`, { query: { order } })).body.data.map(
+        (q: { question_id: number }) => q.question_id,
+      );
+    expect(await ids("-update_time")).toEqual([third, second, first]);
+    await post(`/api/questions/${first}/voters`, { token: voter.token, body: { type: "up" } });
+    expect(await ids("-vote_count")).toEqual([first, third, second]);
+    await patch(`/api/questions/${first}`, { token: admin.token, body: { title: "Edited, so updated" } });
+    expect(await ids("-update_time")).toEqual([first, third, second]);
+    await post(`/api/questions/${third}/trash`, { token: admin.token });
+    expect(await ids("-update_time")).toEqual([first, second]);
+    await post(`/api/questions/${third}/untrash`, { token: admin.token });
+    expect(await ids("create_time")).toEqual([first, second, third]);
+  });
 });

@@ -38,7 +38,8 @@ export function linkTopics(db: Db, type: TopicableKind, itemId: ItemId, topicIds
   const link = db
     .insert(topicables)
     .select(
-      sql`SELECT ${topics.topic_id}, ${itemId}, ${type}, ${time} FROM ${wanted} AS wanted
+      // The item's columns on the link are filled by a trigger on insert (drizzle/0007_topic_link_orders.sql).
+      sql`SELECT ${topics.topic_id}, ${itemId}, ${type}, ${time}, 0, 0, 0, 0 FROM ${wanted} AS wanted
           JOIN ${topics} ON ${topics.topic_id} = wanted.value AND ${liveByKey}
           ORDER BY wanted.key`,
     )

@@ -122,10 +122,40 @@ export const topicables = sqliteTable(
     topicable_id: integer("topicable_id").notNull(),
     topicable_type: text("topicable_type", { enum: ["question", "article"] }).notNull(),
     create_time: int("create_time"),
+    /**
+     * The item's own trash and order columns, copied onto its links and kept by triggers
+     * (drizzle/0007_topic_link_orders.sql), so that a topic's list is read through an index in its order
+     * (docs/data-model.md#indexes). Nothing but those triggers writes them.
+     */
+    item_delete_time: int("item_delete_time").notNull().default(0),
+    item_update_time: int("item_update_time").notNull().default(0),
+    item_create_time: int("item_create_time").notNull().default(0),
+    item_vote_count: int("item_vote_count").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.topicable_type, t.topicable_id, t.topic_id] }),
     index("topicables_topic_idx").on(t.topic_id, t.topicable_type, t.topicable_id),
+    index("topicables_topic_update_idx").on(
+      t.topic_id,
+      t.topicable_type,
+      t.item_delete_time,
+      t.item_update_time,
+      t.topicable_id,
+    ),
+    index("topicables_topic_create_idx").on(
+      t.topic_id,
+      t.topicable_type,
+      t.item_delete_time,
+      t.item_create_time,
+      t.topicable_id,
+    ),
+    index("topicables_topic_vote_idx").on(
+      t.topic_id,
+      t.topicable_type,
+      t.item_delete_time,
+      t.item_vote_count,
+      t.topicable_id,
+    ),
   ],
 );
 

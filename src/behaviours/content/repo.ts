@@ -89,14 +89,13 @@ export function filteredList<R, F extends string>(
     id: kind.id,
     columns: kind.columns,
     join: inTopic === undefined ? undefined : inTopicJoin(kind, inTopic),
-    // A topic's rows are reached through its links, each by its primary key: the trash is checked off the indexes,
-    // so that SQLite reads the topic's links rather than every live row in the list's order.
-    where: and(
-      trashed ? trashedRows(kind.trash) : inTopic === undefined ? live(kind) : liveById(kind),
-      where,
-      ...columns,
-    ),
-    orderBy: orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id),
+    // A topic's list reads its links through an index in the list's order (the links carry copies of the items'
+    // trash and order columns), each item by its key.
+    where: and(trashed ? trashedRows(kind.trash) : inTopic === undefined ? live(kind) : liveLinks, where, ...columns),
+    orderBy:
+      inTopic === undefined
+        ? orderBy(kind.columns as Record<F, SQLiteColumn>, order, kind.id)
+        : orderBy(LINK_ORDER as Record<F, SQLiteColumn>, order, topicables.topicable_id),
     counter: trashed || where ? undefined : counterOf(kind, inTopic, equal),
   };
 }
@@ -134,6 +133,18 @@ function counterOf(kind: Listed, inTopic: number | undefined, equal: Record<stri
 function trashedRows(trash: SQLiteColumn): SQL {
   return sql`${trash} > 0`;
 }
+
+/**
+ * The columns of questions and articles that their topic links carry (kept by triggers, drizzle/0007), under the
+ * names of the item's own.
+ */
+const LINK_ORDER: Record<string, SQLiteColumn> = {
+  update_time: topicables.item_update_time,
+  create_time: topicables.item_create_time,
+  vote_count: topicables.item_vote_count,
+  delete_time: topicables.item_delete_time,
+};
+const liveLinks = eq(topicables.item_delete_time, 0);
 
 /** How a list of questions or articles joins `topicables` to keep those filed under one topic. */
 function inTopicJoin(kind: Listed, topicId: number): ListSource["join"] {
