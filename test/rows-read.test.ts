@@ -188,6 +188,27 @@ describe("a page of a topic's list reads about a page of rows, however large the
     expect(rowsRead(large)).toBeLessThan(60);
   });
 
+  it("asking in it reads as many rows whether it holds 20 or 320 questions (its count kept by triggers)", async () => {
+    // Each ask by a new asker: a recount of the asker's own questions reads their rows, not what is measured here.
+    const user = await createUser();
+    const topic = await createTopic();
+    await filed(topic, user.user_id, 20, 1000);
+    const ask = async (title: string) =>
+      post("/api/questions", {
+        token: (await createUser()).token,
+        body: { title, content_markdown: "Why?", topic_ids: [topic] },
+      });
+    // The first request also loads the site settings into KV; measure after it.
+    await get("/api/options");
+    const small = await ask("Asked among twenty");
+    await filed(topic, user.user_id, 300, 2000);
+    const large = await ask("Asked among three hundred");
+    expect([small.status, large.status]).toEqual([200, 200]);
+    expect(rowsRead(large)).toBe(rowsRead(small));
+    const count = await env.DB.prepare("SELECT question_count AS n FROM topics WHERE topic_id = ?").bind(topic);
+    expect((await count.first<{ n: number }>())?.n).toBe(322);
+  });
+
   it("with the order and the trash of its items kept on its links by triggers, as the API changes them", async () => {
     const admin = await createAdmin();
     const voter = await createUser();

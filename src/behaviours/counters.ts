@@ -5,11 +5,11 @@
  * {@link recount}, so concurrent or repeated requests can never double count, a hard delete of a trashed row
  * cannot decrement twice, and no counter goes below 0. Each counter is derived from the entity model.
  */
-import { and, count, eq, ne, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { equalsUnindexed } from "../db/conditions";
-import { comments, follows, notifications, topicables, votes } from "../db/schema";
+import { comments, follows, notifications, votes } from "../db/schema";
 import {
   type Entity,
   type EntityWith,
@@ -105,7 +105,7 @@ function ownRows(counter: SQLiteColumn, kind: Entity, by: SQLiteColumn, type?: [
   };
 }
 
-/** A link table between owners and items: follows (a user and what they follow), topicables (a topic and its posts). */
+/** A link table between owners and items: follows (a user and what they follow). */
 interface Link {
   table: SQLiteTable;
   owner: SQLiteColumn;
@@ -119,14 +119,7 @@ const followLinks: Link = {
   item: follows.followable_id,
   type: follows.followable_type,
 };
-const topicLinks: Link = {
-  table: topicables,
-  owner: topicables.topic_id,
-  item: topicables.topicable_id,
-  type: topicables.topicable_type,
-};
-
-/** A counter over link rows to live items of one kind: a follower's follows of a type, a topic's questions. */
+/** A counter over link rows to live items of one kind: a follower's follows of a type. */
 function linkRows(counter: SQLiteColumn, link: Link, kind: Entity): Counter {
   return {
     ...counting(counter),
@@ -142,14 +135,11 @@ function linkRows(counter: SQLiteColumn, link: Link, kind: Entity): Counter {
 export const followingCounter = (kind: EntityWith<"followable">) =>
   linkRows(kind.followable.following, followLinks, kind);
 
-/** A topic's counter of the live posts of a kind filed under it. */
-export const topicCounter = (kind: EntityWith<"topicable">) => linkRows(kind.topicable.counter, topicLinks, kind);
-
 /** Every counter elsewhere that the live rows of a kind feed. */
 function fedBy(kind: Entity): Counter[] {
   const fed = (kind.feeds ?? []).map((feed) => ownRows(feed.counter, kind, feed.by));
   if (kind.followable) fed.push(followingCounter(kind as EntityWith<"followable">));
-  if (kind.topicable) fed.push(topicCounter(kind as EntityWith<"topicable">));
+  // A topic's counters are kept by triggers on its links (drizzle/0008, docs/counters.md#topic-counters).
   // Comments feed the counter of whatever they are on.
   if (kind === entities.comment) {
     for (const target of kindsWith("commentable")) {
@@ -171,12 +161,6 @@ const countersFed = Object.fromEntries(
 export function recountStatements(db: Db, kind: Kind, ids: IdSource): BatchStatement[] {
   return countersFed[kind].map((counter) => recountOwnersOf(db, counter, ids));
 }
-
-/** The same counter leaving one item out: what it will count once that item's rows are gone. */
-export const without = (counter: Counter, itemId: number): Counter => ({
-  ...counter,
-  counts: and(counter.counts, ne(counter.item, itemId)),
-});
 
 /** A followable kind's `follower_count`: every follow row of it, whatever the follower's state. */
 export const followerCounter = (kind: EntityWith<"followable">): Counter => ({

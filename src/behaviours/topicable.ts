@@ -6,7 +6,6 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";
 import { topicables, topics } from "../db/schema";
 import { entities, type TopicableKind } from "../domain/entities";
-import { recountOwnersOf, topicCounter, without } from "./counters";
 import { inIds } from "./id-source";
 import { liveById, liveRows } from "./live";
 
@@ -59,7 +58,6 @@ export function replaceTopics(
   topicIds: number[],
   time: number,
 ): BatchStatement[] {
-  const counter = topicCounter(entities[type]);
   const dropped = and(live, sql`NOT (${inIds(topics.topic_id, topicIds)})`);
   const unlink = db
     .delete(topicables)
@@ -70,10 +68,6 @@ export function replaceTopics(
         inArray(topicables.topic_id, db.select({ id: topics.topic_id }).from(topics).where(dropped)),
       ),
     );
-  return [
-    recountOwnersOf(db, without(counter, itemId), [itemId]),
-    unlink,
-    ...linkTopics(db, type, itemId, topicIds, time),
-    recountOwnersOf(db, counter, [itemId]),
-  ];
+  // The topics it leaves and joins are counted by the triggers on their links (drizzle/0008).
+  return [unlink, ...linkTopics(db, type, itemId, topicIds, time)];
 }

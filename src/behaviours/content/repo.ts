@@ -20,7 +20,7 @@ import {
 import type { View } from "../../http/view";
 import type { Order } from "../../lib/order";
 import { followingJoin, followTargets, selectTarget } from "../followable";
-import { isLive, liveById, liveRows } from "../live";
+import { isLive, liveById } from "../live";
 
 /** What a page is read from: a table, its id column, the columns selected, a join, a filter and an order. */
 export interface ListSource {
@@ -201,16 +201,15 @@ export function selectLiveRow(db: Db, kind: Listed, id: number) {
 
 /**
  * The id of the row of a kind a user has just inserted, as a parenthesised subquery for the statements after
- * the INSERT in the same batch (its id is not known before the batch runs): a batch is one transaction and
- * ids only grow (AUTOINCREMENT), so it is the user's largest id. Rows are inserted live, so it is also their
- * largest live id, which the index on (author, delete_time) finds in one step instead of reading every row of the
- * user, and a create's batch names the new row several times.
+ * the INSERT in the same batch (its id is not known before the batch runs). A batch is one transaction, D1 has one
+ * writer and ids only grow (AUTOINCREMENT), so it is the table's largest id, which the primary key finds in one
+ * step however many rows the user has; it is named only if that row is the user's, so an insert that inserted
+ * nothing names nothing. A create's batch names the new row several times.
  */
 export function newestOf(db: Db, kind: EntityWith<"author">, userId: number): SQL {
+  const largest = sql`(SELECT max(${kind.id}) FROM ${kind.table})`;
   return sql`${db
     .select({ id: kind.id })
     .from(kind.table)
-    .where(allOf(eq(kind.author, userId), liveRows(kind)))
-    .orderBy(desc(kind.id))
-    .limit(1)}`;
+    .where(allOf(eq(kind.id, largest), eq(kind.author, userId)))}`;
 }
