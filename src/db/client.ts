@@ -52,9 +52,10 @@ export interface Preamble {
   confirmsCaller: boolean;
   /**
    * A statement that fails when the caller is not who the writes were built for, failing their whole batch (a batch
-   * is one transaction), so that the preamble may ride with writes; without one it goes alone before them.
+   * is one transaction), so that the preamble may ride with writes; without one it goes alone before them. Built only
+   * for a batch that writes: most requests only read.
    */
-  guard?: BatchStatement;
+  guard?: () => BatchStatement;
   /** Takes the entry's results; throws to abandon the request's work (a claim the check contradicts). */
   settle(result: never): void;
 }
@@ -240,7 +241,7 @@ export async function batch<const E extends BatchEntry>(db: Db, entry: E): Promi
   }
   const before: BatchStatement[] = [];
   const settle = plan(preamble.entry, before);
-  const lead = guarded && preamble.guard ? [preamble.guard, ...before] : before;
+  const lead = guarded && preamble.guard ? [preamble.guard(), ...before] : before;
   let results: unknown[];
   try {
     results = await send(db, [...lead, ...statements]);

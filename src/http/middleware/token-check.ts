@@ -79,7 +79,7 @@ export function tokenCheck(c: Context<AppEnv>, presented: Presented): Preamble |
       options: cached ? undefined : selectOptionRows(db),
     },
     confirmsCaller: tokenHash !== null,
-    guard: tokenHash && claim ? claimGuard(db, tokenHash, claim, time) : undefined,
+    guard: tokenHash && claim ? () => claimGuard(db, tokenHash, claim, time) : undefined,
     settle: (found: {
       callers?: { user: Caller; expire_time: number }[];
       options?: { name: string; value: string }[];
