@@ -4,6 +4,7 @@
  * and the single error exit.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
@@ -16,6 +17,7 @@ import { cors } from "./http/middleware/cors";
 import { edgeCache } from "./http/middleware/edge-cache";
 import { rateLimit } from "./http/middleware/rate-limit";
 import { meteredDb } from "./http/middleware/server-timing";
+import { authSecurity } from "./http/openapi";
 import { createRouter } from "./http/router";
 import { fileRouter, routers } from "./modules";
 
@@ -46,6 +48,21 @@ function methodsForPath(app: OpenAPIHono<AppEnv>, path: string): string[] {
   return [...found];
 }
 
+const TITLE = "MDClub-compatible community API";
+
+/** The document's fixed parts: GET /api/openapi.json, and the file scripts/openapi-document.mjs writes. */
+export const documentConfig = (origin: string): Parameters<OpenAPIHono["getOpenAPIDocument"]>[0] => ({
+  openapi: "3.0.3",
+  info: {
+    title: TITLE,
+    version: "1.0.0",
+    description: "Responses are `{code, data}` or `{code, data, pagination}`; errors `{code, message, errors?}`.",
+  },
+  servers: [{ url: origin }],
+  // An operation without its own `security` needs no login; a token, when sent, is still read (`{}`: optional).
+  security: [{}, ...authSecurity],
+});
+
 export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, cors);
@@ -59,15 +76,10 @@ export function createApp() {
 
   app.openAPIRegistry.registerComponent("securitySchemes", "token", { type: "apiKey", in: "header", name: "token" });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
-  app.doc("/api/openapi.json", (c) => ({
-    openapi: "3.0.3",
-    info: {
-      title: "MDClub-compatible community API",
-      version: "1.0.0",
-      description: "Responses are `{code, data}` or `{code, data, pagination}`; errors `{code, message, errors?}`.",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  app.doc("/api/openapi.json", (c) => documentConfig(new URL(c.req.url).origin));
+  // The reference page's script is Scalar's, served by Static Assets from this origin, so the page needs no CDN
+  // (README, API reference; scripts/copy-assets.mjs puts it there).
+  app.get("/api/docs", Scalar({ url: "/api/openapi.json", cdn: "/scalar/standalone.js", pageTitle: TITLE }));
 
   app.notFound((c) => {
     const allowed = methodsForPath(app, new URL(c.req.url).pathname);

@@ -7,6 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { NOTIFICATION_TYPES } from "../src/behaviours/notification-events";
 import { now } from "../src/lib/time";
 import { BASE, call, del, get, post } from "./helpers/api";
 import { createAnswer, createComment, createQuestion, row } from "./helpers/content";
@@ -120,7 +121,6 @@ describe("GET /api/notifications", () => {
       answer_id: 0,
       comment_id: 0,
       reply_id: 0,
-      content_deleted: null,
       create_time: T,
       read_time: 0,
     });
@@ -169,6 +169,26 @@ describe("GET /api/notifications", () => {
       comment: { comment_id: commentId, content_summary: "a comment" },
       reply: null,
     });
+  });
+
+  it("carries content_deleted, an object, for the four *_deleted kinds only: the other kinds have no such key", async () => {
+    const [me, other] = await twoUsers();
+    const snapshot = { comment_id: 9, content: "gone", create_time: T, update_time: T, delete_time: 0 };
+    for (const type of NOTIFICATION_TYPES) {
+      const deleted = type.endsWith("_deleted");
+      await notify(me, other, { type, ...(deleted && { content_deleted: JSON.stringify(snapshot) }) });
+    }
+    const res = await get("/api/notifications", { token: me.token, query: { per_page: 20 } });
+    expect(res.status).toBe(200);
+    const carried = Object.fromEntries(
+      (res.body.data as { type: string; content_deleted?: unknown }[]).map((n) => [
+        n.type,
+        "content_deleted" in n ? typeof n.content_deleted : "absent",
+      ]),
+    );
+    expect(carried).toEqual(
+      Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, type.endsWith("_deleted") ? "object" : "absent"])),
+    );
   });
 
   it("shows content_deleted as the item's record, delete_time hidden, and no key for the deleted item", async () => {
@@ -248,7 +268,6 @@ describe("POST /api/notifications/{notification_ids}/read", () => {
           answer_id: 0,
           comment_id: 0,
           reply_id: 0,
-          content_deleted: null,
           create_time: T,
           read_time: T,
           relationships: { sender: userSummary(other), question: null },
@@ -263,7 +282,6 @@ describe("POST /api/notifications/{notification_ids}/read", () => {
           answer_id: 0,
           comment_id: 0,
           reply_id: 0,
-          content_deleted: null,
           create_time: T,
           read_time: readTime,
           relationships: {

@@ -9,7 +9,7 @@ import type { Pagination } from "../lib/pagination";
 import type { AppEnv } from "./app-env";
 import { page } from "./envelope";
 import { loginRequired } from "./middleware/context";
-import { authSecurity, pageResponse, pathId } from "./openapi";
+import { authSecurity, pageResponse, pascal, pathId } from "./openapi";
 import { requireViewer, type View, viewOf } from "./view";
 
 type Loaded = Promise<{ data: unknown[]; pagination: Pagination }>;
@@ -47,6 +47,7 @@ export function userListRoutes<Q extends z.ZodObject, I extends z.ZodType>(list:
   const ofUser = createRoute({
     method: "get",
     path: `/users/{user_id}/${list.name}`,
+    operationId: `listUser${pascal(list.name)}`,
     tags: ["users"],
     summary: list.summaries.user,
     description: `${list.description} 201003 when the user does not exist.`,
@@ -56,6 +57,7 @@ export function userListRoutes<Q extends z.ZodObject, I extends z.ZodType>(list:
   const ofCaller = createRoute({
     method: "get",
     path: `/user/${list.name}`,
+    operationId: `listMy${pascal(list.name)}`,
     tags: ["users"],
     summary: list.summaries.caller,
     description: list.description,

@@ -22,16 +22,20 @@ export const pathId = <N extends string>(name: N) => {
   return z.object({ [name]: id } as Record<N, typeof id>);
 };
 
+/** `following_topics` -> `FollowingTopics`: the words of an operationId (`listUserFollowingTopics`). */
+export const pascal = (name: string) => name.replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
 /**
  * A route under one row of an entity, `/{resource}/{param}/{segment}`: its path, path parameter, tag, and the id
  * read back from the validated parameters (capability routes are written once for any kind, so the key is not
- * known to the type checker).
+ * known to the type checker), and the entity's name in operationIds (`Question` in `voteQuestion`).
  */
 export function underEntity(entity: { resource: string; param: string }, segment: string) {
   return {
     path: `/${entity.resource}/{${entity.param}}/${segment}`,
     params: pathId(entity.param),
     tags: [entity.resource],
+    noun: pascal(entity.param.replace(/_id$/, "")),
     idOf: (valid: Record<string, number | undefined>) => valid[entity.param] as number,
   };
 }
@@ -117,22 +121,33 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,
 });
 
-const errorResponse = {
-  description: "error: see `code` (README, error table)",
-  content: { "application/json": { schema: ErrorSchema } },
+/**
+ * Every operation's errors, one body for all (`{code, message, errors?}`): a refusal is a 4xx, a server failure a
+ * 500 with code 100000. Under LEGACY_ERROR_STATUS=true the same bodies come with HTTP 200 (README, Configuration).
+ */
+const errorResponses = {
+  "4XX": {
+    description: "refused: `code` names the reason (README, error table), `errors` the fields for 200001",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+  default: {
+    description: "server error: code 100000 with the request id in `message`",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
 };
 
 export const okResponse = <T extends z.ZodType>(schema: T, description = "success") => ({
   200: { description, content: { "application/json": { schema: envelope(schema) } } },
-  default: errorResponse,
+  ...errorResponses,
 });
 
 export const pageResponse = <T extends z.ZodType>(item: T, description = "a page of results") => ({
   200: { description, content: { "application/json": { schema: pageEnvelope(item) } } },
-  default: errorResponse,
+  ...errorResponses,
 });
 
-export const nullResponse = okResponse(z.null());
+/** `data: null`. OpenAPI 3.0 has no null type: `nullable` needs a `type` beside it, so an object that is null. */
+export const nullResponse = okResponse(z.null().openapi({ type: "object", description: "always null" }));
 
 export const authSecurity: Record<string, string[]>[] = [{ token: [] }, { bearer: [] }];
 

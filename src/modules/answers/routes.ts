@@ -35,6 +35,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/questions/{question_id}/answers",
+    operationId: "createAnswer",
     tags,
     summary: "Answer a question",
     description:
@@ -65,6 +66,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/questions/{question_id}/answers",
+    operationId: "listQuestionAnswers",
     tags,
     summary: "The answers of a question",
     description: "The question must be live (202001); trashed answers are left out. Default order `-create_time`.",
@@ -84,6 +86,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/answers",
+    operationId: "listAnswers",
     tags,
     summary: "List all answers (administrators)",
     description: "Default order `-create_time`; `trashed=true` lists only trashed answers.",
@@ -102,6 +105,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/answers/{answer_id}",
+    operationId: "getAnswer",
     tags,
     summary: "An answer",
     description: "Administrators also get trashed answers, with `delete_time`; others get 203001.",
@@ -117,6 +121,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/answers/{answer_id}",
+    operationId: "updateAnswer",
     tags,
     summary: "Edit an answer",
     description:

@@ -42,6 +42,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/articles",
+    operationId: "createArticle",
     tags,
     summary: "Publish an article",
     description: "title (2-80 characters), content (Markdown or HTML) and 1-10 live topics are required.",
@@ -61,6 +62,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/articles/{article_id}",
+    operationId: "updateArticle",
     tags,
     summary: "Edit an article",
     description:
@@ -95,6 +97,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/articles/{article_id}",
+    operationId: "getArticle",
     tags,
     summary: "An article",
     description: "Administrators can read a trashed article (with `delete_time`); others get 206001.",
@@ -109,6 +112,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/articles",
+    operationId: "listArticles",
     tags,
     summary: "List articles",
     description: "Filters combine; `trashed=true` lists only the trash (administrators). Default order `-create_time`.",
@@ -125,6 +129,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/topics/{topic_id}/articles",
+    operationId: "listTopicArticles",
     tags: ["topics"],
     summary: "The articles of a topic",
     description: "Trashed articles are left out. Default order `-create_time`.",

@@ -19,6 +19,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/user/register/email",
+    operationId: "sendRegisterEmail",
     middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Mail a registration code",
@@ -39,6 +40,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/users",
+    operationId: "register",
     tags: ["auth"],
     summary: "Register",
     description:
@@ -58,6 +60,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/tokens",
+    operationId: "login",
     middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Log in",
@@ -77,6 +80,7 @@ router.openapi(
   createRoute({
     method: "delete",
     path: "/tokens/current",
+    operationId: "logout",
     tags: ["auth"],
     summary: "Log out",
     description: "Deletes the token the request carries; later requests with it are anonymous.",
@@ -94,6 +98,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/captchas",
+    operationId: "createCaptcha",
     middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Get a captcha",
@@ -107,6 +112,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/user/password/email",
+    operationId: "sendPasswordResetEmail",
     middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Mail a password reset code",
@@ -126,6 +132,7 @@ router.openapi(
   createRoute({
     method: "put",
     path: "/user/password",
+    operationId: "resetPassword",
     middleware: [callerIgnored],
     tags: ["auth"],
     summary: "Reset the password",

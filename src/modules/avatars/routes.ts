@@ -8,7 +8,7 @@ import { ApiError, type ErrorName } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
-import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pathId } from "../../http/openapi";
+import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pascal, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { readUploadedFile } from "../../lib/images/upload";
@@ -65,6 +65,7 @@ for (const column of ["avatar", "cover"] as const) {
     createRoute({
       method: "post",
       path: `/user/${column}`,
+      operationId: `uploadMy${pascal(column)}`,
       tags,
       summary: `Upload the caller's ${column}`,
       description:
@@ -99,6 +100,7 @@ for (const column of ["avatar", "cover"] as const) {
     createRoute({
       method: "delete",
       path: `/user/${column}`,
+      operationId: `deleteMy${pascal(column)}`,
       tags,
       summary: `Reset the caller's ${column}`,
       description: resetDescription[column],
@@ -116,6 +118,7 @@ for (const column of ["avatar", "cover"] as const) {
     createRoute({
       method: "delete",
       path: `/users/{user_id}/${column}`,
+      operationId: `deleteUser${pascal(column)}`,
       tags,
       summary: `Reset a user's ${column} (administrators)`,
       description: `${resetDescription[column]} An unknown user is 201003.`,

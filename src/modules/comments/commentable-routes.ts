@@ -19,7 +19,7 @@ import { commentOn, listCommentsOn } from "./service";
 /** Mounts GET and POST `/{resource}/{id}/{comments|replies}` for one target. */
 export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentTarget) {
   const { list } = target.commentable;
-  const { path, params, tags, idOf } = underEntity(target, list);
+  const { path, params, tags, noun, idOf } = underEntity(target, list);
   const item = `${target.type === "answer" ? "an" : "a"} ${target.type}`;
   const includeOf = (query: { include?: string }) => parseInclude(query.include, COMMENT_INCLUDES);
 
@@ -27,6 +27,7 @@ export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentT
     createRoute({
       method: "get",
       path,
+      operationId: list === "replies" ? "listCommentReplies" : `list${noun}Comments`,
       tags,
       summary: list === "replies" ? "List the replies to a comment" : `List the comments on ${item}`,
       description: `The ${target.type} must exist and not be trashed. Default order \`-create_time\`.`,
@@ -47,6 +48,7 @@ export function mountCommentRoutes(router: OpenAPIHono<AppEnv>, target: CommentT
     createRoute({
       method: "post",
       path,
+      operationId: list === "replies" ? "createCommentReply" : `create${noun}Comment`,
       tags,
       summary: list === "replies" ? "Reply to a comment" : `Comment on ${item}`,
       description: `The ${target.type} must exist and not be trashed; that is checked before the body.`,

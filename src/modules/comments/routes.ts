@@ -32,6 +32,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/comments",
+    operationId: "listComments",
     tags,
     summary: "List comments (administrators)",
     description: "Filters combine; `trashed=true` lists only the trash. Default order `-create_time`.",
@@ -50,6 +51,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/comments/{comment_id}",
+    operationId: "getComment",
     tags,
     summary: "A comment",
     description: "Administrators can read a trashed comment (with `delete_time`); others get 204001.",
@@ -65,6 +67,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/comments/{comment_id}",
+    operationId: "updateComment",
     tags,
     summary: "Edit a comment",
     description:

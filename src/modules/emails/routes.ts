@@ -15,6 +15,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/emails",
+    operationId: "sendEmail",
     tags: ["emails"],
     summary: "Send a mail to a list of addresses (administrators)",
     description:

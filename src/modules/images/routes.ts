@@ -37,6 +37,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/images",
+    operationId: "uploadImage",
     tags,
     summary: "Upload an image",
     description:
@@ -68,6 +69,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/images",
+    operationId: "listImages",
     tags,
     summary: "List images (administrators)",
     ...adminAccess,
@@ -85,6 +87,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/images/{key}",
+    operationId: "getImage",
     tags,
     summary: "Get an image",
     description: "An unknown key is 200005.",
@@ -98,6 +101,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/images/{key}",
+    operationId: "updateImage",
     tags,
     summary: "Rename an image (administrators)",
     description: "`filename`: tags stripped, trimmed, 1 to 255 characters. An unknown key is 200005.",
@@ -113,6 +117,7 @@ router.openapi(
   createRoute({
     method: "delete",
     path: "/images/{key}",
+    operationId: "deleteImage",
     tags,
     summary: "Delete images for good (administrators)",
     description:

@@ -9,7 +9,7 @@ import { entities, has, type TrashableKind } from "../../domain/entities";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { adminRequired, loginRequired, requireAdmin, requireUser } from "../../http/middleware/context";
-import { adminAccess, authorAccess, nullResponse, okResponse, pathIds } from "../../http/openapi";
+import { adminAccess, authorAccess, nullResponse, okResponse, pascal, pathIds } from "../../http/openapi";
 import { viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { parseInclude } from "../../lib/include";
@@ -41,6 +41,7 @@ export function mountTrashRoutes(router: OpenAPIHono<AppEnv>, type: TrashableKin
       createRoute({
         method: "post",
         path: `/${resource}/{${ids}}/${action}`,
+        operationId: `${action}${pascal(resource)}`,
         tags,
         summary:
           action === "trash"
@@ -76,6 +77,7 @@ export function mountTrashRoutes(router: OpenAPIHono<AppEnv>, type: TrashableKin
     createRoute({
       method: "delete",
       path: `/${resource}/{${id}}`,
+      operationId: `delete${pascal(type)}`,
       tags,
       summary: `Delete ${resource} for good`,
       description:

@@ -39,6 +39,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/notifications",
+    operationId: "listNotifications",
     tags,
     summary: "List my notifications",
     description:
@@ -60,6 +61,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/notifications/count",
+    operationId: "countUnreadNotifications",
     tags,
     summary: "Count my unread notifications",
     security,
@@ -79,6 +81,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/notifications/read",
+    operationId: "readAllNotifications",
     tags,
     summary: "Mark all my notifications read",
     description: "Only the caller's (of `type`, when given); already read ones keep their read_time.",
@@ -97,6 +100,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/notifications/{notification_ids}/read",
+    operationId: "readNotifications",
     tags,
     summary: "Mark notifications read",
     description:
@@ -129,6 +133,7 @@ router.openapi(
   createRoute({
     method: "delete",
     path: "/notifications/{notification_ids}",
+    operationId: "deleteNotifications",
     tags,
     summary: "Delete notifications",
     description:
@@ -153,6 +158,7 @@ router.openapi(
   createRoute({
     method: "delete",
     path: "/notifications",
+    operationId: "deleteAllNotifications",
     tags,
     summary: "Delete all my notifications",
     description: "Only the caller's (of `type`, when given).",

@@ -6,7 +6,10 @@
 import { UserSummarySchema } from "../../behaviours/content/schema";
 import { NOTIFICATION_TYPES } from "../../behaviours/notification-events";
 import { includeQuery, pageQuery, relationships, z } from "../../http/openapi";
-import { QuestionSummarySchema } from "../questions/schema";
+import { AnswerSchema } from "../answers/schema";
+import { ArticleSchema } from "../articles/schema";
+import { CommentSchema } from "../comments/schema";
+import { QuestionSchema, QuestionSummarySchema } from "../questions/schema";
 
 export const NOTIFICATION_INCLUDES = [
   "receiver",
@@ -57,12 +60,12 @@ export const NotificationSchema = z
     comment_id: idField("comment (for comment_replied: the comment replied to)"),
     reply_id: idField("the reply (comment_replied only)"),
     content_deleted: z
-      .record(z.string(), z.unknown())
-      .nullable()
+      .union([QuestionSchema, ArticleSchema, AnswerSchema, CommentSchema])
+      .optional()
       .openapi({
         description:
-          "for the *_deleted kinds: the item as it was before deletion, in its Question/Article/Answer/Comment " +
-          "record shape (delete_time for administrators only, no relationships); null for the other kinds",
+          "only for the four *_deleted kinds: the item as it was before deletion, in its Question/Article/Answer/" +
+          "Comment record shape (delete_time for administrators only, no relationships); other kinds have no such key",
       }),
     create_time: int(),
     read_time: int().openapi({ description: "0 while unread" }),

@@ -65,19 +65,23 @@ const deletedKey: Partial<Record<NotificationType, NotificationInclude>> = {
 };
 
 /**
- * The record: every column, content_deleted as the deleted item's record (delete_time for administrators
- * only, via presentRecord) or null for the kinds that carry none.
+ * The record: every column but content_deleted, which only the *_deleted kinds carry, as the deleted item's record
+ * (delete_time for administrators only, via presentRecord); the other kinds have no such key (docs/notifications.md).
  */
 const presentNotification =
   (view: View) =>
   (row: NotificationRow, relationships: Relationships | undefined): Notification => {
-    const snapshot = row.content_deleted
-      ? presentRecord(JSON.parse(row.content_deleted) as { delete_time: number }, view)
-      : null;
+    const { content_deleted, ...columns } = row;
     const deleted = deletedKey[row.type as NotificationType];
+    const snapshot =
+      deleted && content_deleted && presentRecord(JSON.parse(content_deleted) as { delete_time: number }, view);
     const shown =
       relationships && Object.fromEntries(Object.entries(relationships).filter(([name]) => name !== deleted));
-    return { ...row, content_deleted: snapshot, ...(shown && { relationships: shown }) } as Notification;
+    return {
+      ...columns,
+      ...(snapshot && { content_deleted: snapshot }),
+      ...(shown && { relationships: shown }),
+    } as Notification;
   };
 
 /** `read`: absent → all; `true` → read ones; any other value → unread ones (docs/operations.md#notifications). */

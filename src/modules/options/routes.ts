@@ -31,6 +31,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/options",
+    operationId: "getOptions",
     tags: ["options"],
     summary: "Read the site settings",
     responses: okResponse(OptionsSchema),
@@ -46,6 +47,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/options",
+    operationId: "updateOptions",
     tags: ["options"],
     summary: "Change site settings (administrators)",
     description:

@@ -42,6 +42,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/questions",
+    operationId: "listQuestions",
     tags,
     summary: "List questions",
     description:
@@ -60,6 +61,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/questions",
+    operationId: "createQuestion",
     tags,
     summary: "Ask a question",
     description: "`title` (2-80 characters, trimmed), content (markdown wins over HTML) and 1-10 live `topic_ids`.",
@@ -78,6 +80,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/questions/{question_id}",
+    operationId: "getQuestion",
     tags,
     summary: "A question",
     description: "Administrators also get trashed questions, with `delete_time`; others get 202001.",
@@ -93,6 +96,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/questions/{question_id}",
+    operationId: "updateQuestion",
     tags,
     summary: "Edit a question",
     description:
@@ -127,6 +131,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/topics/{topic_id}/questions",
+    operationId: "listTopicQuestions",
     tags: ["topics"],
     summary: "The questions of a topic",
     description: "Trashed questions are left out. Default order `-update_time`.",

@@ -40,6 +40,7 @@ router.openapi(
   createRoute({
     method: "post",
     path,
+    operationId: "createReport",
     tags,
     summary: "Report a question, answer, article, comment or user",
     description:
@@ -62,6 +63,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/reports",
+    operationId: "listReportedItems",
     tags,
     summary: "List reported targets (administrators)",
     description:
@@ -84,6 +86,7 @@ router.openapi(
   createRoute({
     method: "get",
     path,
+    operationId: "listReports",
     tags,
     summary: "List reports of a reported item (administrators)",
     description:
@@ -106,6 +109,7 @@ router.openapi(
   createRoute({
     method: "delete",
     path,
+    operationId: "deleteReports",
     tags,
     summary: "Delete the reports on targets (administrators)",
     description: "Deletes every report on each target; targets without reports are no error.",

@@ -15,6 +15,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/stats",
+    operationId: "getStats",
     tags: ["stats"],
     summary: "Site statistics (administrators)",
     description:

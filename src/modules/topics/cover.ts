@@ -146,7 +146,8 @@ export function topicBody(json: typeof TopicCreateBody | typeof TopicEditBody, r
       "multipart/form-data": {
         schema: {
           type: "object" as const,
-          required: required ? ["name", "description"] : [],
+          // OpenAPI 3.0 forbids an empty `required` list: an edit names no required field at all.
+          ...(required && { required: ["name", "description"] }),
           properties: {
             name: { type: "string" as const, description: "trimmed, 1 to 20 characters" },
             description: { type: "string" as const, description: "trimmed, 1 to 1000 characters" },

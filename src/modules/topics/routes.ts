@@ -41,6 +41,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/topics",
+    operationId: "listTopics",
     tags,
     summary: "List topics",
     description:
@@ -59,6 +60,7 @@ router.openapi(
   createRoute({
     method: "post",
     path: "/topics",
+    operationId: "createTopic",
     tags,
     summary: "Create a topic (administrators)",
     description: "A name already used by a live topic (case-insensitively) is a 200001 on `name` with status 409.",
@@ -79,6 +81,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/topics/{topic_id}",
+    operationId: "getTopic",
     tags,
     summary: "A topic",
     description: "Administrators also get trashed topics, with `delete_time`; others get 205001.",
@@ -95,6 +98,7 @@ for (const method of ["post", "patch"] as const) {
     createRoute({
       method,
       path: "/topics/{topic_id}",
+      operationId: method === "patch" ? "updateTopic" : "updateTopicWithForm",
       tags,
       summary: "Edit a topic (administrators)",
       description:

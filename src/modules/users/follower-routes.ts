@@ -16,12 +16,13 @@ import { FollowerCountSchema, UserPageQuery, UserSchema, userIncludesOf } from "
 import { listFollowers } from "./service";
 
 export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
-  const { path, params, tags, idOf } = underEntity(target, "followers");
+  const { path, params, tags, noun, idOf } = underEntity(target, "followers");
 
   router.openapi(
     createRoute({
       method: "get",
       path,
+      operationId: `list${noun}Followers`,
       tags,
       summary: `List the followers of a ${target.type}`,
       description: "Newest follow first; disabled users are left out.",
@@ -41,6 +42,7 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
     createRoute({
       method: "post",
       path,
+      operationId: `follow${noun}`,
       tags,
       summary: `Follow a ${target.type}`,
       description: "Following again changes nothing and answers the same.",
@@ -59,6 +61,7 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
     createRoute({
       method: "delete",
       path,
+      operationId: `unfollow${noun}`,
       tags,
       summary: `Unfollow a ${target.type}`,
       description: "Unfollowing what one does not follow changes nothing.",

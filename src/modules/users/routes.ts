@@ -34,6 +34,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/user",
+    operationId: "getMe",
     tags,
     summary: "The caller's own record",
     security: authSecurity,
@@ -52,6 +53,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/user",
+    operationId: "updateMe",
     tags,
     summary: "Edit the caller's profile",
     description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
@@ -77,6 +79,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/user/followers",
+    operationId: "listMyFollowers",
     tags,
     summary: "The caller's followers",
     description: "Newest follow first; disabled users are left out.",
@@ -105,6 +108,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/users",
+    operationId: "listUsers",
     tags,
     summary: "List users",
     description: "Disabled users are left out, except for administrators asking `disabled=true`.",
@@ -121,6 +125,7 @@ router.openapi(
   createRoute({
     method: "get",
     path: "/users/{user_id}",
+    operationId: "getUser",
     tags,
     summary: "A user's record",
     description: "Disabled users are returned too.",
@@ -135,6 +140,7 @@ router.openapi(
   createRoute({
     method: "patch",
     path: "/users/{user_id}",
+    operationId: "updateUser",
     tags,
     summary: "Edit a user's profile (administrators)",
     description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
@@ -163,6 +169,7 @@ for (const action of ["disable", "enable"] as const) {
     createRoute({
       method: "post",
       path: `/users/{user_ids}/${action}`,
+      operationId: `${action}Users`,
       tags,
       summary: action === "disable" ? "Disable users (administrators)" : "Enable users (administrators)",
       description:

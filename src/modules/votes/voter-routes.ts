@@ -16,12 +16,13 @@ import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
 import { listVoters } from "./service";
 
 export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
-  const { path, params, tags, idOf } = underEntity(target, "voters");
+  const { path, params, tags, noun, idOf } = underEntity(target, "voters");
 
   router.openapi(
     createRoute({
       method: "get",
       path,
+      operationId: `list${noun}Voters`,
       tags,
       summary: `List the voters of a ${target.type}`,
       description: "Newest vote first; disabled users are left out.",
@@ -41,6 +42,7 @@ export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget
     createRoute({
       method: "post",
       path,
+      operationId: `vote${noun}`,
       tags,
       summary: `Vote on a ${target.type}`,
       description:
@@ -73,6 +75,7 @@ export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget
     createRoute({
       method: "delete",
       path,
+      operationId: `unvote${noun}`,
       tags,
       summary: `Withdraw one's vote on a ${target.type}`,
       description: "Withdrawing no vote changes nothing.",
