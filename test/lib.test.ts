@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ApiError, errorCodes } from "../src/core/errors";
-import { pathId } from "../src/http/openapi";
+import { pascal, pathId } from "../src/http/openapi";
+import { formatBytes } from "../src/lib/bytes";
 import { isPositiveIntString, MAX_IDS, parseIdList } from "../src/lib/ids";
 import { parseInclude } from "../src/lib/include";
 import { type OrderRule, parseOrder } from "../src/lib/order";
@@ -242,5 +243,25 @@ describe("error table", () => {
       captcha_token: "t",
     });
     expect(JSON.stringify(body)).not.toContain("stack");
+  });
+});
+
+describe("formatBytes", () => {
+  it("counts in powers of 1024 with at most one decimal", () => {
+    expect([0, 900, 1024, 360_448, 1536 * 1024, 5 * 1024 ** 2, 10 * 1024 ** 3].map(formatBytes)).toEqual([
+      "0 B",
+      "900 B",
+      "1 KiB",
+      "352 KiB",
+      "1.5 MiB",
+      "5 MiB",
+      "10 GiB",
+    ]);
+  });
+});
+
+describe("pascal", () => {
+  it("turns a snake_case name into the words of an operationId", () => {
+    expect(["question", "following_topics", "user"].map(pascal)).toEqual(["Question", "FollowingTopics", "User"]);
   });
 });

@@ -11,6 +11,7 @@ import { now } from "../src/lib/time";
 import { type ApiResponse, BASE, del, get, post } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion } from "./helpers/content";
 import { createAdmin, createToken, createUser, type TestUser } from "./helpers/factories";
+import { type Json, loadDocument } from "./helpers/openapi-doc";
 
 type ReportableType = "question" | "answer" | "article" | "comment" | "user";
 
@@ -841,16 +842,32 @@ describe("hard deletes take the reports with them (docs/deletion.md#cascade)", (
 });
 
 describe("GET /api/openapi.json", () => {
-  it("documents the report routes with the path segment's two parts", async () => {
-    const res = await get("/api/openapi.json");
-    const paths = res.body.paths as Record<
-      string,
-      Record<string, { parameters?: { name: string; description?: string }[] }>
-    >;
-    expect(Object.keys(paths["/api/reports"] ?? {})).toEqual(["get"]);
-    expect(Object.keys(paths["/api/reports/{target}"] ?? {}).sort()).toEqual(["delete", "get", "post"]);
-    const param = paths["/api/reports/{target}"]!.get!.parameters!.find((p) => p.name === "target");
-    expect(param?.description).toContain("reportable_type");
-    expect(param?.description).toContain("reportable_id");
+  it("documents the report routes under the spec's template, with both parameters", async () => {
+    const doc = await loadDocument();
+    const template = "/api/reports/{reportable_type}:{reportable_id}";
+    expect(Object.keys(doc.paths["/api/reports"] ?? {})).toEqual(["get"]);
+    expect(Object.keys(doc.paths[template] ?? {}).sort()).toEqual(["delete", "get", "post"]);
+    expect(Object.keys(doc.paths).filter((path) => path.includes("{target}"))).toEqual([]);
+    for (const method of ["post", "get", "delete"]) {
+      const params = (doc.paths[template][method].parameters as Json[]).filter((p) => p.in === "path");
+      expect(params.map((p) => [p.name, p.required])).toEqual([
+        ["reportable_type", true],
+        ["reportable_id", true],
+      ]);
+      expect(params[0].schema.enum).toEqual(["question", "answer", "article", "comment", "user"]);
+      expect(params[1].schema.type).toBe(method === "delete" ? "string" : "integer");
+    }
+  });
+
+  it("serves what a client fills into the template", async () => {
+    const [admin, reporter, author] = [await createAdmin(), await createUser(), await createUser()];
+    const question = await createQuestion(author.user_id);
+    const path = "/api/reports/{reportable_type}:{reportable_id}"
+      .replace("{reportable_type}", "question")
+      .replace("{reportable_id}", String(question));
+    const res = await post(path, { token: reporter.token, body: { reason: "spam spam" } });
+    expect([res.status, res.body.code, res.body.data?.reportable_type]).toEqual([200, 0, "question"]);
+    const listed = await get(path, { token: admin.token });
+    expect([listed.status, listed.body.pagination?.total]).toEqual([200, 1]);
   });
 });

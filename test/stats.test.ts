@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { formatBytes } from "../src/lib/bytes";
 import { MAX_RANGE_DAYS, parseDay, resolveRange } from "../src/modules/stats/dates";
 import { get } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion } from "./helpers/content";
@@ -144,11 +145,34 @@ describe("GET /api/stats", () => {
     expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 
-  it("describes this deployment in system_info, with no PHP fields", async () => {
+  it("answers the nine fields MDClub's dashboard reads, as strings, then this API's own", async () => {
     const token = await adminToken();
     const res = await stats(token, { include: "system_info" });
     expect(res.status).toBe(200);
-    expect(res.body.data.system_info).toEqual({
+    const info = res.body.data.system_info as Record<string, unknown>;
+    expect(Object.keys(info)).toEqual([
+      "mdclub_version",
+      "os_version",
+      "php_version",
+      "webserver_version",
+      "database_version",
+      "upload_max_filesize",
+      "max_execution_time",
+      "disk_free_space",
+      "database_size",
+      "version",
+      "runtime",
+      "database",
+      "storage",
+      "cache",
+    ]);
+    expect(Object.values(info).every((value) => typeof value === "string" && value.length > 0)).toBe(true);
+    expect(info).toMatchObject({
+      mdclub_version: expect.stringMatching(/^mdclub-edge \d+\.\d+\.\d+/),
+      php_version: "none (TypeScript on V8)",
+      webserver_version: expect.stringMatching(/^Cloudflare Workers, Hono \d+\.\d+/),
+      database_version: "Cloudflare D1 (SQLite)",
+      upload_max_filesize: "5 MiB",
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       runtime: "Cloudflare Workers",
       database: "Cloudflare D1",
@@ -156,6 +180,25 @@ describe("GET /api/stats", () => {
       cache: "Cloudflare Workers KV",
     });
     expect(res.roundTrips).toBeLessThanOrEqual(1);
+  });
+
+  it("gives the database's size as D1 reports it, which grows with the data", async () => {
+    const token = await adminToken();
+    const sizeOf = async () => {
+      const res = await stats(token, { include: "system_info" });
+      // D1's own figure of the same moment (meta.size_after), read beside the request.
+      const { meta } = await env.DB.prepare("PRAGMA page_size").run();
+      return { shown: res.body.data.system_info.database_size as string, bytes: meta.size_after as number };
+    };
+    const before = await sizeOf();
+    expect(before.shown).toBe(formatBytes(before.bytes));
+    await env.DB.prepare("INSERT INTO options (name, value) VALUES ('probe_padding', ?)")
+      .bind("x".repeat(400_000))
+      .run();
+    const after = await sizeOf();
+    expect(after.bytes).toBeGreaterThan(before.bytes);
+    expect(after.shown).toBe(formatBytes(after.bytes));
+    expect(after.shown).not.toBe(before.shown);
   });
 
   it("defaults to the 7 days ending today (UTC)", async () => {

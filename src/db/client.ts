@@ -17,6 +17,11 @@ export class D1Meter {
    * `run()`, through which every statement of a request goes; `first()` and `raw()` report none.
    */
   rowsRead = 0;
+  /**
+   * The database's size in bytes as D1 last reported it (`meta.size_after` of any result); D1's authorizer refuses
+   * `PRAGMA page_count`, so this is the size it can tell (docs/stats-captcha-mail.md#system-information).
+   */
+  databaseBytes: number | undefined;
 
   async time<T>(run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -30,7 +35,10 @@ export class D1Meter {
 
   /** Adds the rows that results of D1 say they read. */
   count<T extends D1Result<unknown> | D1Result<unknown>[]>(results: T): T {
-    for (const result of Array.isArray(results) ? results : [results]) this.rowsRead += result.meta?.rows_read ?? 0;
+    for (const result of Array.isArray(results) ? results : [results]) {
+      this.rowsRead += result.meta?.rows_read ?? 0;
+      this.databaseBytes = result.meta?.size_after ?? this.databaseBytes;
+    }
     return results;
   }
 
@@ -135,10 +143,16 @@ export function createDb(binding: D1Database | D1DatabaseSession, meter: D1Meter
   const db = drizzle(new MeteredD1(binding, meter, pending) as unknown as D1Database);
   pending.db = db;
   pendingOf.set(db, pending);
+  meterOf.set(db, meter);
   return db;
 }
 
 export type Db = ReturnType<typeof createDb>;
+
+const meterOf = new WeakMap<Db, D1Meter>();
+
+/** The database's size in bytes, as D1 reported it with the last result `db` received (undefined before any). */
+export const reportedDatabaseSize = (db: Db): number | undefined => meterOf.get(db)?.databaseBytes;
 
 /** Puts `preamble` in front of the request's first round trip (in place of any before it). */
 export function precede(db: Db, preamble: Preamble | null): void {

@@ -104,7 +104,9 @@ export function pathValue(world: World, name: string): string {
     article_id: world.article,
     comment_id: world.comment,
     notification_id: world.notification,
-    target: `question:${world.question}`,
+    // The report routes' one segment, `{reportable_type}:{reportable_id}` in the document.
+    reportable_type: "question",
+    reportable_id: world.question,
     key: world.image.replace(".", "_"),
   };
   const value = ids[name] ?? ids[name.replace(/_ids$/, "_id")];

@@ -3,10 +3,10 @@
  * comment or user; administrators list the reported targets, read the reports of one, and delete them.
  *
  * The spec's path segment is `{reportable_type}:{reportable_id}`. Hono cannot split one segment into two
- * parameters at a colon, so every route takes the segment as `{target}` and parses it (targets.ts). All routes
- * share that parameter name: OpenAPI forbids two templated paths that differ only in a parameter's name.
+ * parameters at a colon, so every route takes the segment as `{target}` and parses it (targets.ts), while the
+ * document shows the spec's template with both parameters, as client generators must see it.
  */
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { ok, page } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
 import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
@@ -23,7 +23,8 @@ import {
   ReportIncludeQuery,
   ReportPageQuery,
   ReportSchema,
-  TARGET_DESCRIPTION,
+  SPEC_TARGET_PATH,
+  SpecTargetParams,
   TargetParam,
 } from "./schema";
 import { createReport, deleteReports, listReportGroups, listReportsOf } from "./service";
@@ -32,26 +33,42 @@ import { parseTarget, parseTargetList } from "./targets";
 const router = createRouter();
 const tags = ["reports"];
 const path = "/reports/{target}";
-const OneTarget = TargetParam(TARGET_DESCRIPTION);
 const reportIncludes = (query: { include?: string }) => parseInclude(query.include, REPORT_INCLUDES);
+
+/**
+ * A route served at `/reports/{target}` and documented under SPEC_TARGET_PATH with its two parameters: the router
+ * reads what Hono can match, the document shows what a client sends.
+ */
+function underTarget<R extends RouteConfig>(route: R, list = false): R {
+  const { middleware: _served, ...documented } = route;
+  const params = SpecTargetParams(list);
+  router.openAPIRegistry.registerPath({ ...documented, path: SPEC_TARGET_PATH, request: { ...route.request, params } });
+  return Object.assign(route, { hide: true });
+}
 
 // Body checked late: a missing target or a refusal comes before a field error (http/late-body.ts).
 router.openapi(
-  createRoute({
-    method: "post",
-    path,
-    operationId: "createReport",
-    tags,
-    summary: "Report a question, answer, article, comment or user",
-    description:
-      "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, " +
-      "204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). " +
-      "Reporting oneself or one's own content is allowed.",
-    security: authSecurity,
-    middleware: [loginRequired],
-    request: { params: OneTarget, query: ReportIncludeQuery, body: laterCheckedBody(router, "ReportBody", ReportBody) },
-    responses: okResponse(ReportSchema),
-  }),
+  underTarget(
+    createRoute({
+      method: "post",
+      path,
+      operationId: "createReport",
+      tags,
+      summary: "Report a question, answer, article, comment or user",
+      description:
+        "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, " +
+        "204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). " +
+        "Reporting oneself or one's own content is allowed.",
+      security: authSecurity,
+      middleware: [loginRequired],
+      request: {
+        params: TargetParam,
+        query: ReportIncludeQuery,
+        body: laterCheckedBody(router, "ReportBody", ReportBody),
+      },
+      responses: okResponse(ReportSchema),
+    }),
+  ),
   async (c) => {
     const target = parseTarget(c.req.valid("param").target, "target");
     const include = reportIncludes(c.req.valid("query"));
@@ -83,20 +100,22 @@ router.openapi(
 );
 
 router.openapi(
-  createRoute({
-    method: "get",
-    path,
-    operationId: "listReports",
-    tags,
-    summary: "List reports of a reported item (administrators)",
-    description:
-      "Spec operation 7: the target's reports, newest first. A target without reports is an empty page, whether it " +
-      "exists or not. Includes: `reporter`, and the target's type for its summary (null when missing or trashed).",
-    ...adminAccess,
-    middleware: [adminRequired],
-    request: { params: OneTarget, query: ReportPageQuery },
-    responses: pageResponse(ReportSchema),
-  }),
+  underTarget(
+    createRoute({
+      method: "get",
+      path,
+      operationId: "listReports",
+      tags,
+      summary: "List reports of a reported item (administrators)",
+      description:
+        "Spec operation 7: the target's reports, newest first. A target without reports is an empty page, whether it " +
+        "exists or not. Includes: `reporter`, and the target's type for its summary (null when missing or trashed).",
+      ...adminAccess,
+      middleware: [adminRequired],
+      request: { params: TargetParam, query: ReportPageQuery },
+      responses: pageResponse(ReportSchema),
+    }),
+  ),
   async (c) => {
     const target = parseTarget(c.req.valid("param").target, "target");
     const query = c.req.valid("query");
@@ -106,22 +125,21 @@ router.openapi(
 );
 
 router.openapi(
-  createRoute({
-    method: "delete",
-    path,
-    operationId: "deleteReports",
-    tags,
-    summary: "Delete the reports on targets (administrators)",
-    description: "Deletes every report on each target; targets without reports are no error.",
-    ...adminAccess,
-    middleware: [adminRequired],
-    request: {
-      params: TargetParam(
-        `${TARGET_DESCRIPTION} Or a comma list of at most 100 of them (more: 200001), e.g. \`question:1,answer:2\`.`,
-      ),
-    },
-    responses: nullResponse,
-  }),
+  underTarget(
+    createRoute({
+      method: "delete",
+      path,
+      operationId: "deleteReports",
+      tags,
+      summary: "Delete the reports on targets (administrators)",
+      description: "Deletes every report on each target; targets without reports are no error.",
+      ...adminAccess,
+      middleware: [adminRequired],
+      request: { params: TargetParam },
+      responses: nullResponse,
+    }),
+    true,
+  ),
   async (c) => {
     await deleteReports(c.get("db"), parseTargetList(c.req.valid("param").target, "target"));
     return ok(c, null);

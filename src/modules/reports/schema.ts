@@ -85,14 +85,42 @@ export const ReportGroupSchema = z
 export type ReportGroup = z.infer<typeof ReportGroupSchema>;
 
 /** The path segment `{reportable_type}:{reportable_id}` as one parameter: Hono cannot split a segment at a colon. */
-export const TargetParam = (description: string) =>
-  z.object({
-    target: z.string().openapi({ param: { name: "target", in: "path" }, description, example: "question:1" }),
-  });
+export const TargetParam = z.object({ target: z.string().openapi({ param: { name: "target", in: "path" } }) });
 
-export const TARGET_DESCRIPTION =
-  "`{reportable_type}:{reportable_id}`: reportable_type is one of question, answer, article, comment, user " +
-  "(else 207002); reportable_id is a positive integer (else 200001 on `target`).";
+/**
+ * The spec's path template, as the document shows it to client generators: the router serves the same URLs under
+ * `/reports/{target}` (routes.ts).
+ */
+export const SPEC_TARGET_PATH = "/reports/{reportable_type}:{reportable_id}";
+
+/**
+ * The template's two parameters. `reportable_id` is one id, or where a list is allowed (DELETE) the rest of the
+ * segment, e.g. `1,answer:2` in `question:1,answer:2`.
+ */
+export const SpecTargetParams = (list: boolean) =>
+  z.object({
+    reportable_type: reportableType.openapi({
+      param: { name: "reportable_type", in: "path" },
+      description: "question, answer, article, comment or user (else 207002)",
+      example: "question",
+    }),
+    reportable_id: z.string().openapi({
+      param: { name: "reportable_id", in: "path" },
+      ...(list
+        ? {
+            type: "string",
+            description:
+              "a positive integer; several targets are a comma list of at most 100 `type:id` in the segment " +
+              "(`question:1,answer:2`, more: 200001), so reportable_id is then `1,answer:2`",
+            example: "1",
+          }
+        : {
+            type: "integer",
+            description: "a positive integer (else 200001 on `target`, the whole segment)",
+            example: 1,
+          }),
+    }),
+  });
 
 /**
  * `reason`: 2 to 200 characters counted in code points, as written (no trimming). Validated by the service after

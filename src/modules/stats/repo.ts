@@ -43,3 +43,9 @@ export const selectPerDay = (db: Db, kind: CountedKind, range: DayRange) => {
     .where(and(gte(createTime, range.first * DAY_SECONDS), lt(createTime, (range.last + 1) * DAY_SECONDS)))
     .groupBy(day);
 };
+
+/**
+ * A statement for D1 to report the database's size on (every result's `meta.size_after`, db/client.ts): D1's
+ * authorizer allows `PRAGMA page_size` but refuses `page_count`, so the size comes from the meta, not from SQL.
+ */
+export const sizeReport = (db: Db) => db.all(sql`PRAGMA page_size`);

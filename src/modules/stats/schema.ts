@@ -41,8 +41,20 @@ const DayCountSchema = z
   .object({ date: z.string().openapi({ example: "2020-05-12" }), count: z.number().int() })
   .openapi("DayCount");
 
+/** MDClub's dashboard fields: what stands in for each on Workers (docs/stats-captcha-mail.md#system-information). */
+const dashboard = (description: string) => z.string().openapi({ description });
+
 export const SystemInfoSchema = z
   .object({
+    mdclub_version: dashboard("this API's name and version, in place of MDClub's"),
+    os_version: dashboard("the runtime: Workers expose no operating system"),
+    php_version: dashboard("`none`: no PHP runs"),
+    webserver_version: dashboard("the runtime and the HTTP framework"),
+    database_version: dashboard("Cloudflare D1 (SQLite); D1 does not tell its SQLite release"),
+    upload_max_filesize: dashboard("the largest file an upload route takes, e.g. `5 MiB`"),
+    max_execution_time: dashboard("the CPU time a request may use"),
+    disk_free_space: dashboard("no local disk: where files and data go instead"),
+    database_size: dashboard("the D1 database's size as D1 reports it (`meta.size_after`), e.g. `352 KiB`"),
     version: z.string(),
     runtime: z.string(),
     database: z.string(),
@@ -50,7 +62,7 @@ export const SystemInfoSchema = z
     cache: z.string(),
   })
   .openapi("SystemInfo", {
-    description: "This deployment's platform; replaces the original's PHP, web server and disk fields.",
+    description: "This deployment's platform: the nine fields MDClub's admin dashboard reads, then this API's own.",
   });
 
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;

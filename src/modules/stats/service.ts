@@ -2,9 +2,9 @@
  * GET /stats (docs/stats-captcha-mail.md#statistics): every requested count in one `db.batch()`, so the route costs at
  * most two D1 round trips with authentication, whatever `include` names.
  */
-import { batch, type Db, readAs } from "../../db/client";
+import { batch, type Db, readAs, reportedDatabaseSize } from "../../db/client";
 import { type DayRange, daysOf } from "./dates";
-import { selectPerDay, selectTotal } from "./repo";
+import { selectPerDay, selectTotal, sizeReport } from "./repo";
 import { type CountedKind, type DayCount, STAT_NAMES, type StatName, type Stats } from "./schema";
 import { systemInfo } from "./system-info";
 
@@ -22,11 +22,12 @@ function fillDays(range: DayRange, rows: DayCount[]): DayCount[] {
 /** The requested keys only, in the reference's order; `range` bounds the `new_*` series. */
 export async function loadStats(db: Db, include: Set<StatName>, range: DayRange): Promise<Stats> {
   const counts = STAT_NAMES.filter((name): name is CountName => name !== "system_info" && include.has(name));
-  const stats: Stats = include.has("system_info") ? { system_info: systemInfo } : {};
+  const withSystem = include.has("system_info");
+  const stats: Stats = {};
   // Each read sets its own key once the batch is in, in the reference's order.
-  await batch(
-    db,
-    counts.map((name) => {
+  await batch(db, [
+    withSystem ? sizeReport(db) : null,
+    ...counts.map((name) => {
       const [measure, kind] = split(name);
       return measure === "total"
         ? readAs(selectTotal(db, kind), ([row]) => {
@@ -36,6 +37,6 @@ export async function loadStats(db: Db, include: Set<StatName>, range: DayRange)
             stats[`new_${kind}` as const] = fillDays(range, rows);
           });
     }),
-  );
-  return stats;
+  ]);
+  return withSystem ? { system_info: systemInfo(reportedDatabaseSize(db)), ...stats } : stats;
 }
