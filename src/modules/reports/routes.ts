@@ -56,9 +56,9 @@ router.openapi(
       tags,
       summary: "Report a question, answer, article, comment or user",
       description:
-        "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, " +
-        "204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). " +
-        "Reporting oneself or one's own content is allowed.",
+        "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, " +
+        "206001, 204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, " +
+        "HTTP 409). Reporting oneself or one's own content is allowed.",
       security: authSecurity,
       middleware: [loginRequired],
       request: {
