@@ -30,6 +30,14 @@ export interface RequestOptions {
 
 export const BASE = "http://mdclub.test";
 
+/** One request to the Worker's fetch handler, answered once its `waitUntil` work is done. */
+export async function fetchWorker(request: Request, bindings: typeof env = env): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request, bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
 export async function call(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
   const url = new URL(path, BASE);
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -44,9 +52,7 @@ export async function call(method: string, path: string, options: RequestOptions
     body = JSON.stringify(options.body);
     headers.set("content-type", "application/json");
   }
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, { method, headers, body }), options.env ?? env, ctx);
-  await waitOnExecutionContext(ctx);
+  const res = await fetchWorker(new Request(url, { method, headers, body }), options.env);
   const text = await res.text();
   let parsed: unknown = text;
   try {
