@@ -4,11 +4,11 @@
  * and the single error exit.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import type { Context } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "./core/errors";
+import { apiReference } from "./http/api-reference";
 import type { AppEnv } from "./http/app-env";
 import { staleClaimIn } from "./http/attempt";
 import { normaliseBody } from "./http/middleware/body";
@@ -77,9 +77,7 @@ export function createApp() {
   app.openAPIRegistry.registerComponent("securitySchemes", "token", { type: "apiKey", in: "header", name: "token" });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc("/api/openapi.json", (c) => documentConfig(new URL(c.req.url).origin));
-  // The reference page's script is Scalar's, served by Static Assets from this origin, so the page needs no CDN
-  // (README, API reference; scripts/copy-assets.mjs puts it there).
-  app.get("/api/docs", Scalar({ url: "/api/openapi.json", cdn: "/scalar/standalone.js", pageTitle: TITLE }));
+  app.get("/api/docs", apiReference(TITLE));
 
   app.notFound((c) => {
     const allowed = methodsForPath(app, new URL(c.req.url).pathname);

@@ -1,0 +1,19 @@
+/**
+ * GET /api/docs: Scalar's interactive reference for GET /api/openapi.json (README, API reference). Everything it
+ * loads comes from this origin, so it works with no internet: its script is served by Static Assets
+ * (scripts/copy-assets.mjs), it uses the system's fonts, and the parts that call Scalar's services (the AI agent,
+ * MCP, telemetry, the developer toolbar) are off.
+ */
+import { Scalar } from "@scalar/hono-api-reference";
+
+export const apiReference = (title: string) =>
+  Scalar({
+    url: "/api/openapi.json",
+    cdn: "/scalar/standalone.js",
+    pageTitle: title,
+    withDefaultFonts: false,
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: "never",
+  });

@@ -1,0 +1,116 @@
+// `npm run test:browser`: the API reference page in a real browser (README, API reference). Starts `wrangler dev` on
+// a free port (or PORT) with a fresh local database, opens /api/docs in headless Chromium (Debian's `chromium`,
+// driven by playwright-core) with every request off this machine refused, and checks that the title and every
+// operation group render, that "Test Request" on GET /api/options shows the answer, and that the page asked nothing
+// of the internet. Saves a screenshot to dist/api-reference.png, or to SCREENSHOT (e.g. docs/api-reference.png).
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const TITLE = "MDClub-compatible community API";
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+// The flags a closed network needs: without the background-networking ones Chromium keeps calling Google's hosts.
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A free loopback port, unless PORT names one. */
+function port() {
+  if (process.env.PORT) return Promise.resolve(Number(process.env.PORT));
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Polls until the server answers (wrangler dev builds first); gives up after a minute. */
+async function waitForServer(origin, server) {
+  for (let tries = 0; tries < 120; tries++) {
+    check(server.exitCode === null, `wrangler dev exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/api/options`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${origin} did not answer within a minute`);
+}
+
+const listen = await port();
+const origin = `http://127.0.0.1:${listen}`;
+const state = mkdtempSync(join(tmpdir(), "mdclub-browser-"));
+const env = { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+execFileSync("node", ["scripts/copy-assets.mjs"], { stdio: "inherit" });
+execFileSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
+  env,
+  stdio: "ignore",
+});
+const server = spawn(
+  "wrangler",
+  ["dev", "--ip", "127.0.0.1", "--port", String(listen), "--persist-to", state, "--show-interactive-dev-session=false"],
+  { env, stdio: ["ignore", "ignore", "inherit"], detached: true },
+);
+let browser;
+try {
+  await waitForServer(origin, server);
+  const document = await (await fetch(`${origin}/api/openapi.json`)).json();
+  const groups = [
+    ...new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags))),
+  ];
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // The page must need nothing but this origin: anything else is refused and counted.
+  const elsewhere = [];
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+    elsewhere.push(url);
+    return route.abort();
+  });
+
+  await page.goto(`${origin}/api/docs`);
+  await page.getByRole("heading", { name: TITLE }).first().waitFor();
+  check((await page.title()) === TITLE, `title: ${await page.title()}`);
+  for (const group of groups) await page.locator(`a[href="#tag/${group}"]`).first().waitFor();
+  await page.screenshot({ path: process.env.SCREENSHOT ?? "dist/api-reference.png" });
+
+  // "Try it": the operation's test request, sent from the page to this origin, and its answer shown.
+  await page.goto(`${origin}/api/docs#tag/options/GET/api/options`);
+  await page.getByRole("button", { name: "Test Request (get /api/options)" }).click();
+  await page
+    .getByRole("button", { name: /^Send get request to/ })
+    .first()
+    .click();
+  const response = page.locator('section[aria-label="Response"]');
+  await response.getByText("200 OK").waitFor();
+  await page.waitForFunction(() => {
+    const text = document.querySelector('section[aria-label="Response"]')?.textContent ?? "";
+    return text.includes('"code": 0') && text.includes('"site_name"');
+  });
+  check(elsewhere.length === 0, `the page asked for other origins: ${elsewhere.join(", ")}`);
+  console.log(`ok: ${TITLE} at ${origin}/api/docs, ${groups.length} operation groups, GET /api/options tried: 200`);
+} finally {
+  await browser?.close();
+  // wrangler dev runs workerd as a child: end the whole group it leads.
+  if (server.exitCode === null) process.kill(-server.pid, "SIGTERM");
+  rmSync(state, { recursive: true, force: true });
+}
