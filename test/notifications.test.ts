@@ -183,7 +183,7 @@ describe("GET /api/notifications", () => {
     const carried = Object.fromEntries(
       (res.body.data as { type: string; content_deleted?: unknown }[]).map((n) => [
         n.type,
-        "content_deleted" in n ? typeof n.content_deleted : "absent",
+        !("content_deleted" in n) ? "absent" : n.content_deleted === null ? "null" : typeof n.content_deleted,
       ]),
     );
     expect(carried).toEqual(
