@@ -117,6 +117,11 @@ function devVars() {
 async function main() {
   const port = Number(option("port") ?? 8787);
   let baseUrl = (option("url") ?? `http://127.0.0.1:${port}`).replace(/\/$/, "");
+  // It seeds a local database only: the demo logins are public, and a production site's mail settings are not its to
+  // touch.
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(baseUrl).hostname)) {
+    throw new SeedError(`${baseUrl} is not a local server: npm run seed fills the local database only`);
+  }
   let dev = null;
   if (!(await answers(baseUrl))) {
     if (option("url")) throw new Error(`nothing answers at ${baseUrl}/api/options`);

@@ -155,13 +155,17 @@ describe("the log line", () => {
     const user = await createUser();
     const missing = await linesOf(() => get("/api/questions/424242", { token: user.token }));
     expect(missing.lines).toEqual([
-      expect.objectContaining({
+      {
         id: missing.res.headers.get("x-request-id"),
+        method: "GET",
         route: "/api/questions/:question_id",
         status: 404,
+        duration_ms: expect.any(Number),
+        d1_round_trips: 1,
+        d1_rows_read: expect.any(Number),
         caller_id: user.user_id,
         error_code: 202001,
-      }),
+      },
     ]);
     const unknown = await linesOf(() => get("/api/nowhere/42"));
     expect(unknown.lines).toEqual([expect.objectContaining({ route: null, status: 404, error_code: 100004 })]);
@@ -240,7 +244,18 @@ describe("the log line", () => {
     expect([res.status, res.body.code, res.headers.get("x-request-id")]).toEqual([500, 100000, "boom-1"]);
     expect(res.body.message).toContain("boom-1");
     expect(lines).toEqual([
-      expect.objectContaining({ id: "boom-1", method: "PATCH", route: "/api/user", status: 500, error_code: 100000 }),
+      {
+        id: "boom-1",
+        method: "PATCH",
+        route: "/api/user",
+        status: 500,
+        duration_ms: expect.any(Number),
+        // The failed round trip carried the token check: the caller is confirmed in a second one before answering.
+        d1_round_trips: 2,
+        d1_rows_read: expect.any(Number),
+        caller_id: user.user_id,
+        error_code: 100000,
+      },
     ]);
     expect(errors).toHaveBeenCalledTimes(1);
     const logged = JSON.parse(String(errors.mock.calls[0]?.[0]));

@@ -9,7 +9,7 @@ import type { AppEnv } from "../app-env";
 import { matchedRoute } from "./route-key";
 
 /** The fields of the line, in the order written; Workers Logs indexes each one. */
-export interface RequestLogLine {
+interface RequestLogLine {
   id: string;
   method: string;
   /** The route template (`/api/questions/:question_id`), never the path with its ids; null when none matched. */
