@@ -143,7 +143,7 @@ async function main() {
       mailbox,
       log: (line) => console.log(`  ${line}`),
     });
-    const counts = Object.entries(summary.counts).map(([kind, n]) => `${n} ${kind}`);
+    const counts = Object.entries(summary.counts).map(([kind, n]) => `${n} ${kind.replace("notif", "unread notif")}`);
     if (summary.seeded) console.log(`\nSeeded the demo community at ${baseUrl}: ${counts.join(", ")}.`);
     else {
       console.log(`\nThe database behind ${baseUrl} already holds the demo community (${counts.join(", ")}).`);

@@ -37,6 +37,7 @@ export interface SeedSummary {
   /** False when the community was already there: nothing was written. */
   seeded: boolean;
   logins: Login[];
+  /** Records of each kind as the API counts them; `notifications`: the demo members' unread ones, summed. */
   counts: Record<string, number>;
 }
 
