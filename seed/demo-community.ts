@@ -113,6 +113,8 @@ export interface DemoPost {
   title: string;
   topics: string[];
   markdown: string;
+  /** A picture the author uploads (`POST /api/images`) and shows at the end of the post, with this caption. */
+  picture?: string;
 }
 
 export const questions: DemoPost[] = [
@@ -341,6 +343,7 @@ export const articles: DemoPost[] = [
       "- シャッタースピード：1/60秒",
       "- ISO：1600",
     ].join("\n"),
+    picture: "雨上がりの道頓堀",
   },
 ];
 

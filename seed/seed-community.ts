@@ -148,11 +148,13 @@ export async function seedCommunity(options: SeedOptions): Promise<SeedSummary> 
     log(`${demo.topics.length} topics`);
 
     const post = async (kind: "questions" | "articles", item: demo.DemoPost) => {
-      const body = {
-        title: item.title,
-        content_markdown: item.markdown,
-        topic_ids: item.topics.map((t) => idOf(t).id),
-      };
+      let markdown = item.markdown;
+      if (item.picture) {
+        const form = picture("image", await cover(item.picture), "photo.png");
+        const image = await call("POST", "/api/images", { ...as(item.author), form });
+        markdown += `\n\n![${item.picture}](${image.data.urls.release})`;
+      }
+      const body = { title: item.title, content_markdown: markdown, topic_ids: item.topics.map((t) => idOf(t).id) };
       const created = await call("POST", `/api/${kind}`, { ...as(item.author), body });
       ids.set(item.key, { kind, id: created.data[kind === "questions" ? "question_id" : "article_id"] });
     };

@@ -95,6 +95,16 @@ describe("the demo community seed", () => {
     expect(cover.status).toBe(200);
     expect((await cover.arrayBuffer()).byteLength).toBeGreaterThan(500);
 
+    // The photo in an article is the author's upload, linked to the article.
+    const osaka = await get("/api/articles", { query: { per_page: 10 } });
+    const article = osaka.body.data.find((a: { title: string }) => a.title === "大阪で撮る夜景スナップ");
+    expect(article.content_rendered).toMatch(/<img src="[^"]+\/upload\/image\/[^"]+" alt="雨上がりの道頓堀"/);
+    const images = await get("/api/images", {
+      token: root,
+      query: { item_type: "article", item_id: article.article_id },
+    });
+    expect(images.body.pagination.total).toBe(1);
+
     // Votes counted on the first question: three up.
     const questions = await get("/api/questions", { query: { order: "-vote_count", per_page: 1 } });
     expect(questions.body.data[0]).toEqual(
