@@ -44,6 +44,9 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       globalSetup: ["./test/global-setup.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      // Every request writes its JSON log line (http/middleware/request-log.ts); test/request-log.test.ts reads them
+      // through a spy. Printed, they would bury the suite's output.
+      onConsoleLog: (log: string) => !log.startsWith('{"id":'),
     },
   };
 });

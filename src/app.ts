@@ -16,9 +16,11 @@ import { requestContext } from "./http/middleware/context";
 import { cors } from "./http/middleware/cors";
 import { edgeCache } from "./http/middleware/edge-cache";
 import { rateLimit } from "./http/middleware/rate-limit";
+import { requestLog } from "./http/middleware/request-log";
 import { meteredDb } from "./http/middleware/server-timing";
 import { authSecurity } from "./http/openapi";
 import { createRouter } from "./http/router";
+import { reportError } from "./lib/error-report";
 import { fileRouter, routers } from "./modules";
 
 /**
@@ -28,6 +30,7 @@ import { fileRouter, routers } from "./modules";
  * messages and the captcha a refused login carries.
  */
 function errorResponse(c: Context<AppEnv>, error: ApiError) {
+  c.set("errorCode", error.code);
   return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, error.headers);
 }
 
@@ -65,7 +68,7 @@ export const documentConfig = (origin: string): Parameters<OpenAPIHono["getOpenA
 
 export function createApp() {
   const app = createRouter();
-  app.use("*", meteredDb, cors);
+  app.use("*", meteredDb, requestLog, cors);
   // The edge cache comes first, so that a hit reads neither D1 nor KV. The limit needs the caller (administrators
   // are not counted) and comes before the body is read. The ETag is the SHA-1 of a successful GET's body,
   // innermost, so that the middleware above still add their headers (CORS, Cache-Control, Server-Timing) to a 304.
@@ -105,8 +108,9 @@ export function createApp() {
         return errorResponse(c, new ApiError("VALIDATION", { status: 400, errors: { body: err.message } }));
       }
     }
-    const id = crypto.randomUUID();
-    console.error(`request ${id} failed:`, err);
+    // Logged under the request's id (docs/decisions.md#request-ids-and-one-log-line-per-request).
+    const { id } = c.get("attempt");
+    console.error(JSON.stringify({ id, error: reportError(err) }));
     return errorResponse(c, new ApiError("SERVER_ERROR", { message: `Server error (request id ${id})` }));
   });
 

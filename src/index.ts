@@ -22,7 +22,7 @@ async function serve(request: Request, env: Bindings, ctx: ExecutionContext): Pr
   const attempt = beginAttempt(request);
   const response = await app.fetch(request, env, ctx);
   if (!attempt.retry) return response;
-  beginAttempt(spare, attempt.retry, attempt.meter);
+  beginAttempt(spare, attempt.retry, attempt);
   return app.fetch(spare, env, ctx);
 }
 

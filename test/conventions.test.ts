@@ -337,7 +337,9 @@ describe("uncaught errors", () => {
     expect(Object.keys(body).sort()).toEqual(["code", "message"]);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("server-timing")).toMatch(SERVER_TIMING);
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining(id ?? "missing"), expect.any(Error));
+    expect(res.headers.get("x-request-id")).toBe(id);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(id ?? "missing"));
+    expect(logged.mock.calls[0]?.[0]).toContain("secret detail from deep inside");
     logged.mockRestore();
   });
 });

@@ -18,6 +18,8 @@ export interface AppEnv {
     options: SiteOptions | null;
     /** SHA-256 of a token a login has just issued, whose first reads must see the login. */
     issuedTokenHash?: string;
+    /** The `code` of the error the request is answered with (http/middleware/request-log.ts). */
+    errorCode?: number;
     /** Forgets the presented token (http/middleware/context.ts, `callerIgnored`). */
     ignoreCaller: () => void;
   };

@@ -8,6 +8,7 @@
 import type { Caller } from "../core/caller";
 import { D1Meter } from "../db/client";
 import type { SiteOptions } from "../domain/site-options";
+import { requestIdOf } from "../lib/request-id";
 
 /** What D1 said about the caller and the settings, which a second try takes as known. */
 export interface Resolution {
@@ -19,6 +20,10 @@ export interface Resolution {
 export type Retry = { known: Resolution; onPrimary: false } | { known: null; onPrimary: true };
 
 export interface Attempt {
+  /** The request's id (lib/request-id.ts), the same on every try. */
+  id: string;
+  /** When the first try began (`performance.now()`): the request's duration spans every try. */
+  started: number;
   meter: D1Meter;
   /** On a second try: what the first one found about the caller and the settings. */
   known: Resolution | null;
@@ -45,9 +50,16 @@ export function staleClaimIn(error: unknown): StaleClaim | null {
 
 const attempts = new WeakMap<Request, Attempt>();
 
-/** Starts a try of `request`, as `retry` says when it is a second one. */
-export function beginAttempt(request: Request, retry: Retry | null = null, meter = new D1Meter()): Attempt {
-  const attempt: Attempt = { known: retry?.known ?? null, onPrimary: retry?.onPrimary ?? false, meter, retry: null };
+/** Starts a try of `request`; a second one, as `retry` says, keeps the `first` one's id, clock and meter. */
+export function beginAttempt(request: Request, retry: Retry | null = null, first?: Attempt): Attempt {
+  const attempt: Attempt = {
+    id: first?.id ?? requestIdOf(request.headers),
+    started: first?.started ?? performance.now(),
+    meter: first?.meter ?? new D1Meter(),
+    known: retry?.known ?? null,
+    onPrimary: retry?.onPrimary ?? false,
+    retry: null,
+  };
   attempts.set(request, attempt);
   return attempt;
 }
