@@ -12,7 +12,11 @@ export const isRead = (method: string): boolean => READS.has(method);
  * `X-Http-Method-Override`); null for reads and for paths no route serves (they answer 100004 or 100005).
  */
 export function writeRoute(c: Context): string | null {
-  if (isRead(c.req.method)) return null;
+  return isRead(c.req.method) ? null : routeKey(c);
+}
+
+/** `"GET /api/search"`: the method and path of the route a request reaches, whatever its method; null for none. */
+export function routeKey(c: Context): string | null {
   const route = matchedRoutes(c).findLast((candidate) => candidate.method !== "ALL");
   return route ? `${route.method} ${route.path}` : null;
 }
