@@ -83,8 +83,9 @@ export async function rebuildSearchIndex(
   for (const type of SEARCH_KINDS) {
     let afterId = 0;
     let done = 0;
-    for (;;) {
+    for (let full = true; full; ) {
       const rows = await runner.all(sourcePage(type, afterId, pageSize));
+      full = rows.length === pageSize;
       if (rows.length === 0) break;
       await runner.run(rows.flatMap((row) => documentStatements(type, Number(row.id), documentFrom(type, row))));
       afterId = Number(rows.at(-1)?.id);

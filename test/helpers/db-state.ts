@@ -13,7 +13,7 @@ async function tables(): Promise<{ name: string; virtual: number }[]> {
   const { results } = await env.DB.prepare(
     `SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' AS virtual FROM sqlite_master AS t WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%'
      AND name NOT LIKE '_cf_%' AND NOT EXISTS (SELECT 1 FROM sqlite_master AS v WHERE v.type = 'table'
-     AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND t.name LIKE v.name || '_%' ESCAPE '') ORDER BY name`,
+     AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND t.name LIKE v.name || '!_%' ESCAPE '!') ORDER BY name`,
   ).all<{ name: string; virtual: number }>();
   return results;
 }
