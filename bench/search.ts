@@ -16,6 +16,7 @@ import { documentOf, type SearchDocument, type SearchKind, searchKey } from "../
 import { escapeText } from "../src/lib/sanitize";
 import { d1Of, percentile } from "./lib/load";
 import { option } from "./lib/options";
+import { random } from "./lib/random.mjs";
 import { BENCH_VARS, copyState, executeSql, migrate, projectConfig, runDirectory, startServer } from "./lib/wrangler";
 
 const QUESTIONS = option("questions", 50_000);
@@ -28,17 +29,6 @@ const USERS = 100;
 const ROWS_PER_INSERT = 100;
 const ROWS_PER_FILE = 10_000;
 
-/** A deterministic generator (mulberry32), so every seed writes the same text. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const next = random(13);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 /** Rank r of n drawn with probability about 1/r (Zipf), as words are used. */
