@@ -25,13 +25,13 @@ export const routers = [
   questions,
   answers,
   articles,
+  search,
   comments,
   reports,
   notifications,
   images,
   stats,
   emails,
-  search,
 ];
 
 export const fileRouter = files;
