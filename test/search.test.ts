@@ -172,12 +172,15 @@ describe("GET /api/search: Chinese, Japanese and accented text", () => {
     expect(highlights(res)[0]).toBe("SQLite <mark>全文</mark>检索入门");
   });
 
-  it("finds Japanese kana and kanji terms", async () => {
+  it("finds Japanese kana and kanji terms, and Korean syllables inside words", async () => {
     const by = await author();
     const id = await ask(by, "データベースの設計", "正規化について質問です。");
     expect(await found("データ")).toEqual([id]);
     expect(await found("設計")).toEqual([id]);
     expect(await found("正規化")).toEqual([id]);
+    const korean = await ask(by, "데이터베이스에서 검색하기", "전문 검색은 빠릅니다");
+    expect(await found("데이터")).toEqual([korean]);
+    expect(await found("검색")).toEqual([korean]);
   });
 
   it("folds case and accents in French, both ways, and finds prefixes", async () => {
@@ -382,6 +385,20 @@ describe("GET /api/search: hostile queries", () => {
     expect(results.filter((res) => res.status !== 429).every((res) => res.status === 200)).toBe(true);
     expect(accepted).toBeGreaterThanOrEqual(30);
     expect(accepted).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("GET /api/search: the document", () => {
+  it("describes the route with its tag, operation id and parameters", async () => {
+    const doc = (await get("/api/openapi.json")).body;
+    const operation = doc.paths["/api/search"].get;
+    expect(operation.operationId).toBe("search");
+    expect(operation.tags).toEqual(["search"]);
+    expect(operation.summary).toBe("Search");
+    const parameters = Object.fromEntries(
+      operation.parameters.map((p: { name: string; required?: boolean }) => [p.name, p.required ?? false]),
+    );
+    expect(parameters).toMatchObject({ q: true, type: false, page: false, per_page: false, include: false });
   });
 });
 
