@@ -7,26 +7,11 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
+import { bundleForNode } from "../scripts/lib/node-bundle.mjs";
 
 const args = process.argv.slice(2);
 const wanted = args.filter((arg) => !arg.startsWith("--"));
 const options = args.filter((arg) => arg.startsWith("--"));
-/**
- * Modules only workerd has (`cloudflare:sockets` for mail) and WebAssembly the Worker imports as modules (image
- * resizing) become stubs: no benchmarked path uses them, and Node could not load them.
- */
-const workerOnly = {
-  name: "worker-only-modules",
-  setup(build) {
-    build.onResolve({ filter: /^cloudflare:|\.wasm$/ }, (args) => ({ path: args.path, namespace: "worker-only" }));
-    build.onLoad({ filter: /.*/, namespace: "worker-only" }, (args) => ({
-      contents: `const missing = () => { throw new Error("${args.path} is not available in Node"); };
-        export const connect = missing; export default undefined;`,
-      loader: "js",
-    }));
-  },
-};
 const known = readdirSync("bench")
   .filter((file) => file.endsWith(".ts"))
   .map((file) => file.slice(0, -3));
@@ -42,15 +27,7 @@ const out = join(tmpdir(), `mdclub-bench-build-${process.pid}`);
 process.on("exit", () => rmSync(out, { recursive: true, force: true }));
 for (const name of known.filter((name) => wanted.length === 0 || wanted.includes(name))) {
   const outfile = join(out, `${name}.mjs`);
-  await build({
-    entryPoints: [`bench/${name}.ts`],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile,
-    plugins: [workerOnly],
-    logLevel: "warning",
-  });
+  await bundleForNode(`bench/${name}.ts`, outfile);
   console.log(`\n=== bench/${name}.ts`);
   try {
     execFileSync(process.execPath, [outfile, ...options], { stdio: "inherit" });

@@ -147,10 +147,7 @@ describe("POST /api/emails", () => {
     expect(res.status).toBe(200);
     // The request's own JSON log line (http/middleware/request-log.ts) comes after the mails.
     const mailLines = log.mock.calls.map((call) => String(call[0])).filter((line) => !line.startsWith('{"id":'));
-    expect(mailLines).toEqual([
-      expect.stringContaining(a),
-      expect.stringContaining(b),
-    ]);
+    expect(mailLines).toEqual([expect.stringContaining(a), expect.stringContaining(b)]);
     expect(await mailsSoFar(a)).toHaveLength(0);
   });
 

@@ -117,7 +117,9 @@ function roundTripBudget(operation: Operation, role: Role): number {
 }
 
 function request(operation: Operation, world: World, token: string | undefined) {
-  const query = operation.includes.length ? { include: operation.includes.join(",") } : undefined;
+  // Required parameters get a sample value, so that the operation runs rather than fail validation.
+  const required = Object.fromEntries(operation.requiredQuery.map((name) => [name, `sample ${name}`]));
+  const query = { ...required, ...(operation.includes.length && { include: operation.includes.join(",") }) };
   const body = operation.jsonBody ? sampleBody(doc, operation.jsonBody, world) : undefined;
   return call(operation.method, fillPath(operation, world), { token, query, body });
 }

@@ -181,16 +181,16 @@ function groupCpuSeconds(group: number): { workerd: number; node: number } {
   return used;
 }
 
-/** Starts `wrangler dev` on free loopback ports and waits until it answers. */
+/** Starts `wrangler dev` on loopback (a free port unless `port` is given) and waits until it answers. */
 export async function startServer(
   name: string,
   config: string,
   persist: string,
   log: string,
-  options: { vars?: Record<string, string>; args?: string[] } = {},
+  options: { vars?: Record<string, string>; args?: string[]; port?: number } = {},
 ): Promise<Server> {
   hookExit();
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort] = [options.port ?? (await freePort()), await freePort()];
   const args = [WRANGLER, "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", String(inspectorPort), "--persist-to", persist);
   args.push("--show-interactive-dev-session=false", "--log-level", "warn");

@@ -10,6 +10,7 @@ import { createHash, createHmac } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { random } from "../lib/random.mjs";
 
 const TRACE = process.argv.includes("--trace");
 // `--analyze` runs ANALYZE after seeding, as `PRAGMA optimize` would in D1: the query planner then knows how many
@@ -43,18 +44,6 @@ const SHAPE = {
 const DAY = 86400;
 const NOW = Math.floor(Date.now() / 1000);
 const START = NOW - 365 * DAY;
-
-/** A seeded generator, so that every run builds the same community. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   "the a of to and in is it that for on with as this are be by or not from edge worker database query index row " +

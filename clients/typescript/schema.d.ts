@@ -1343,6 +1343,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description The records of one kind (`type`, default question) whose text matches `q`, best match first (bm25, a title's match weighing more; then votes, or followers for topics and users, then the newest), each as the kind's own lists show it and with the kind's `include` names, plus `relationships.highlight`. Trashed items and disabled users are never found, by anyone. A query that is empty, too long, has too many terms, control characters or nothing to search for is 200001 naming `q`; FTS5 syntax in it is searched as text. Rate limited per user and per address (100002).
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/comments": {
         parameters: {
             query?: never;
@@ -2233,6 +2253,8 @@ export interface components {
             /** @description existing, live topics; repeats are ignored */
             topic_ids: number[];
         };
+        /** @description a record of the kind asked, as its own lists show it, with `relationships.highlight` always present */
+        SearchResult: components["schemas"]["Question"] | components["schemas"]["Answer"] | components["schemas"]["Article"] | components["schemas"]["Topic"] | components["schemas"]["User"];
         Report: {
             report_id: number;
             /** @description id of the reported target */
@@ -7347,6 +7369,60 @@ export interface operations {
                         code: 0;
                         /** @description one id: the record; several: an array */
                         data: components["schemas"]["Article"] | components["schemas"]["Article"][];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* terms; Chinese, Japanese and Korean text matches character by character. At most 200 characters and 10 terms. */
+                q: string;
+                /** @description the kind of record to find; default question */
+                type?: "question" | "answer" | "article" | "topic" | "user";
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user, topics, is_following, voting, question, is_followed, is_me; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["SearchResult"][];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };

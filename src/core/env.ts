@@ -32,6 +32,8 @@ export interface Bindings {
   LIMIT_IMAGES_IP?: RateLimit;
   LIMIT_CAPTCHAS_IP?: RateLimit;
   LIMIT_MAILS_IP?: RateLimit;
+  LIMIT_SEARCH_USER?: RateLimit;
+  LIMIT_SEARCH_IP?: RateLimit;
   LIMIT_WRITES_USER?: RateLimit;
   LIMIT_WRITES_IP?: RateLimit;
 }

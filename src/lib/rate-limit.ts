@@ -1,6 +1,8 @@
 /**
  * Write limits (README, Security): each write route belongs to a category, and each category has a Workers
- * Rate Limiting binding counting a logged-in caller's writes and one counting an address's writes. The numbers
+ * Rate Limiting binding counting a logged-in caller's writes and one counting an address's writes. Reads that cost
+ * more than a page of a list (a full-text search, docs/search.md#limits) are counted the same way, in their own
+ * category. The numbers
  * live in wrangler.toml (`[[ratelimits]]`), so operators change them there; a binding left out switches that
  * count off. Defaults are several times what an active member does in a minute.
  */
@@ -15,6 +17,7 @@ export type LimitCategory =
   | "images"
   | "captchas"
   | "mails"
+  | "search"
   | "writes";
 
 type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends RateLimit ? K : never }[keyof Bindings];
@@ -35,6 +38,7 @@ export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterNa
   images: { user: "LIMIT_IMAGES_USER", ip: "LIMIT_IMAGES_IP" },
   captchas: { ip: "LIMIT_CAPTCHAS_IP" },
   mails: { ip: "LIMIT_MAILS_IP" },
+  search: { user: "LIMIT_SEARCH_USER", ip: "LIMIT_SEARCH_IP" },
   writes: { user: "LIMIT_WRITES_USER", ip: "LIMIT_WRITES_IP" },
 };
 
@@ -46,7 +50,10 @@ const each = (category: LimitCategory, ...routes: string[]) => routes.map((route
 const votersOf = (path: string) => [`POST ${path}/voters`, `DELETE ${path}/voters`];
 const followersOf = (path: string) => [`POST ${path}/followers`, `DELETE ${path}/followers`];
 
-/** Write routes (method and route path, http/middleware/route-key.ts) by category; any other write is `writes`. */
+/**
+ * Write routes, and the reads that are counted, (method and route path, http/middleware/route-key.ts) by category; any
+ * other write is `writes`, any other read is not counted.
+ */
 export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<string, LimitCategory>([
   ...each(
     "content",
@@ -74,6 +81,7 @@ export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<str
   ...each("images", "POST /api/images", "POST /api/user/avatar", "POST /api/user/cover"),
   ...each("captchas", "POST /api/captchas"),
   ...each("mails", "POST /api/user/register/email", "POST /api/user/password/email"),
+  ...each("search", "GET /api/search"),
 ]);
 
 export const limitCategory = (route: string): LimitCategory => CATEGORY_OF_ROUTE.get(route) ?? "writes";

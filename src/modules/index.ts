@@ -11,6 +11,7 @@ import notifications from "./notifications/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
 import reports from "./reports/routes";
+import search from "./search/routes";
 import stats from "./stats/routes";
 import topics from "./topics/routes";
 import users from "./users/routes";
@@ -24,6 +25,7 @@ export const routers = [
   questions,
   answers,
   articles,
+  search,
   comments,
   reports,
   notifications,

@@ -4,13 +4,18 @@
  */
 import { env } from "cloudflare:workers";
 
-/** Tables holding application data: SQLite's, D1's and Cloudflare's own are left out. */
-async function tables(): Promise<string[]> {
+/**
+ * Tables holding application data: SQLite's, D1's and Cloudflare's own are left out, and so are the shadow tables
+ * of a virtual table (the FTS5 index's `search_index_data` …), which only the virtual table may write: the
+ * virtual table's own rows stand for them.
+ */
+async function tables(): Promise<{ name: string; virtual: number }[]> {
   const { results } = await env.DB.prepare(
-    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%'
-     AND name NOT LIKE '_cf_%' ORDER BY name`,
-  ).all<{ name: string }>();
-  return results.map((row) => row.name);
+    `SELECT name, sql LIKE 'CREATE VIRTUAL TABLE%' AS virtual FROM sqlite_master AS t WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'd1_%'
+     AND name NOT LIKE '_cf_%' AND NOT EXISTS (SELECT 1 FROM sqlite_master AS v WHERE v.type = 'table'
+     AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND t.name LIKE v.name || '!_%' ESCAPE '!') ORDER BY name`,
+  ).all<{ name: string; virtual: number }>();
+  return results;
 }
 
 export interface Snapshot {
@@ -21,9 +26,11 @@ export interface Snapshot {
 
 /** Every row of every table, in one round trip. */
 export async function snapshot(): Promise<Snapshot> {
-  const names = await tables();
+  const found = await tables();
+  const names = found.map((table) => table.name);
   const results = await env.DB.batch([
-    ...names.map((name) => env.DB.prepare(`SELECT * FROM "${name}"`)),
+    // A virtual table's rowid is its rows' key (the FTS index's), which `*` leaves out.
+    ...found.map(({ name, virtual }) => env.DB.prepare(`SELECT ${virtual ? "rowid AS rowid, " : ""}* FROM "${name}"`)),
     env.DB.prepare("SELECT name, seq FROM sqlite_sequence"),
   ]);
   return {

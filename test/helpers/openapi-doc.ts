@@ -22,6 +22,8 @@ export interface Operation {
   pathParams: string[];
   /** Query parameter names. */
   queryParams: string[];
+  /** Those the document marks required (a search's `q`). */
+  requiredQuery: string[];
   /** The JSON request body's schema, if the operation takes one. */
   jsonBody?: Json;
   /** The names `include` accepts, from its description. */
@@ -60,6 +62,7 @@ export function operations(doc: Json): Operation[] {
         access: op["x-access"] ?? (op.security ? "login" : "public"),
         pathParams: params.filter((p) => p.in === "path").map((p) => p.name),
         queryParams: params.filter((p) => p.in === "query").map((p) => p.name),
+        requiredQuery: params.filter((p) => p.in === "query" && p.required).map((p) => p.name),
         jsonBody: op.requestBody?.content?.["application/json"]?.schema,
         includes: listed && listed !== "none" ? listed.split(", ") : [],
       });

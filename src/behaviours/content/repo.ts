@@ -10,6 +10,7 @@ import type { BatchQuery, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { follows, siteTotals, topicables } from "../../db/schema";
 import {
+  type Entity,
   type EntityWith,
   entities,
   type FollowableKind,
@@ -207,9 +208,17 @@ export function selectLiveRow(db: Db, kind: Listed, id: number) {
  * nothing names nothing. A create's batch names the new row several times.
  */
 export function newestOf(db: Db, kind: EntityWith<"author">, userId: number): SQL {
+  return newestWhere(db, kind, eq(kind.author, userId));
+}
+
+/**
+ * The table's largest id, as {@link newestOf} names it, if that row meets `condition` (a topic's or a user's
+ * unique name, for kinds without an author).
+ */
+export function newestWhere(db: Db, kind: Pick<Entity, "table" | "id">, condition: SQL): SQL {
   const largest = sql`(SELECT max(${kind.id}) FROM ${kind.table})`;
   return sql`${db
     .select({ id: kind.id })
     .from(kind.table)
-    .where(allOf(eq(kind.id, largest), eq(kind.author, userId)))}`;
+    .where(allOf(eq(kind.id, largest), condition))}`;
 }

@@ -17,6 +17,7 @@ import type { Content } from "../../lib/markdown";
 import { now } from "../../lib/time";
 import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
+import { documentOf, indexNew, reindex } from "../searchable";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
 import { authoredPage, type ContentRecords, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "./page";
@@ -116,6 +117,7 @@ export function titledPosts<
         ...linkTopics(db, type, created, body.topic_ids, time),
         ...linkImages(db, type, created, userId, content.content_markdown),
         ...recountStatements(db, type, created),
+        indexNew(db, type, created, documentOf[type]({ title: body.title, ...content })),
       ];
       return writeThenRead(db, statements, oneRecord(db, view, records, created, include));
     },
@@ -145,6 +147,10 @@ export function titledPosts<
       if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
       if (changes.content_markdown) {
         statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
+      }
+      if (changes.title !== undefined || changes.content_rendered !== undefined) {
+        const text = post as unknown as { title: string; content_rendered: string };
+        statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
       }
       return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
     },

@@ -17,7 +17,11 @@ export function matchedRoute(c: Context): { method: string; path: string } | nul
  * `X-Http-Method-Override`); null for reads and for paths no route serves (they answer 100004 or 100005).
  */
 export function writeRoute(c: Context): string | null {
-  if (isRead(c.req.method)) return null;
+  return isRead(c.req.method) ? null : routeKey(c);
+}
+
+/** `"GET /api/search"`: the method and path of the route a request reaches, whatever its method; null for none. */
+export function routeKey(c: Context): string | null {
   const route = matchedRoute(c);
   return route ? `${route.method} ${route.path}` : null;
 }

@@ -11,6 +11,7 @@ import { liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
+import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
 import type { Caller } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
@@ -92,6 +93,7 @@ export async function createAnswer(
     ...linkImages(db, "answer", created, author.user_id, content.content_markdown),
     // After the insert: the notification names the new answer (docs/notifications.md).
     ...questionAnswered(db, questionId, created, author.user_id, time),
+    indexNew(db, "answer", created, documentOf.answer(content)),
   ];
   return writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
 }
@@ -118,5 +120,7 @@ export async function editAnswer(
   const writes: BatchStatement[] =
     Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
+  if (changes.content_rendered)
+    writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));
   return writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
 }

@@ -17,6 +17,7 @@ import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { withDefaultAvatar } from "../avatars/service";
 import { ensureAdminStatements } from "../users/bootstrap";
+import { indexNewUser } from "../users/repo";
 import { codeAddress, sendCode, verifyCode } from "./email-codes";
 import { byEmail, byUsername, countCodeTry, deleteCode, insertUser, selectUserId } from "./repo";
 import type { RegisterBody } from "./schema";
@@ -75,6 +76,7 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
       create_time: time,
       update_time: time,
     }),
+    indexed: indexNewUser(db, body.username),
     code: deleteCode(db, "register", address),
   }).catch((error) => {
     throw duplicateError(error) ?? error;

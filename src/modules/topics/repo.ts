@@ -3,7 +3,7 @@
  * through the same lower() the partial unique index uses, so a lookup and the index agree on what counts as the
  * same name among live topics (docs/decisions.md#names-and-addresses-are-unique-case-insensitively).
  */
-import { and, eq, ne, notExists, sql } from "drizzle-orm";
+import { and, eq, ne, notExists, type SQL, sql } from "drizzle-orm";
 import { selectLive } from "../../behaviours/content/repo";
 import { liveRows } from "../../behaviours/live";
 import type { Db } from "../../db/client";
@@ -54,4 +54,15 @@ export function updateTopic(db: Db, id: number, changes: TopicChanges) {
     .update(topics)
     .set(changes)
     .where(and(eq(topics.topic_id, id), live, free));
+}
+
+/** Whether the topic now holds the values given (those left undefined are not compared): an edit's batch applied it. */
+export function topicHolds(id: number, values: { name?: string; description?: string }): SQL {
+  const { name, description } = values;
+  const held = and(
+    eq(topics.topic_id, id),
+    name === undefined ? undefined : eq(topics.name, name),
+    description === undefined ? undefined : eq(topics.description, description),
+  );
+  return sql`EXISTS (SELECT 1 FROM ${topics} WHERE ${held})`;
 }

@@ -4,12 +4,14 @@
  * answer with and its relations travel together.
  */
 import { filteredPage, loadOne, type PageQuery, pageOf } from "../../behaviours/content/page";
-import { followedBy, userExists } from "../../behaviours/content/repo";
+import { followedBy, newestWhere, userExists } from "../../behaviours/content/repo";
+import { documentOf, indexNew, reindexFields } from "../../behaviours/searchable";
 import { ApiError, validationError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
+import { entities } from "../../domain/entities";
 import type { View } from "../../http/view";
 import { topicRecords } from "./records";
-import { insertTopic, liveTopicNamed, sameName, selectForEdit, selectTopic, updateTopic } from "./repo";
+import { insertTopic, liveTopicNamed, sameName, selectForEdit, selectTopic, topicHolds, updateTopic } from "./repo";
 import type { Topic, TopicChanges, TopicInclude } from "./schema";
 
 export interface TopicListQuery extends PageQuery {
@@ -51,6 +53,7 @@ export async function createTopic(
     relationsOf,
   } = await batch(db, {
     inserted: insertTopic(db, fields),
+    indexed: indexNew(db, "topic", newestWhere(db, entities.topic, sameName(fields.name)), documentOf.topic(fields)),
     relationsOf: topicRecords.relation(db, view, include)?.(liveTopicNamed(db, fields.name)),
   });
   if (!row) throw nameTaken();
@@ -73,6 +76,7 @@ export async function editTopic(
     before,
     owner,
     update: Object.keys(changes).length > 0 ? updateTopic(db, id, changes) : undefined,
+    indexed: reindexTopic(db, id, changes),
     after: selectTopic(db, id),
     relationsOf: topicRecords.relation(db, view, include)?.([id]),
   });
@@ -81,4 +85,18 @@ export async function editTopic(
   const [row] = found.after;
   if (!row) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
   return topicRecords.present(view)(row, found.relationsOf?.(id));
+}
+
+/**
+ * The edited fields of a topic's document, changed only if the edit was (a taken name refuses it in the batch): the
+ * topic then holds the values sent.
+ */
+function reindexTopic(db: Db, id: number, changes: TopicChanges) {
+  const { name, description } = changes;
+  const doc = documentOf.topic({ name: name ?? "", description: description ?? "" });
+  const fields = {
+    ...(name !== undefined && { title: doc.title }),
+    ...(description !== undefined && { body: doc.body }),
+  };
+  return reindexFields(db, "topic", id, fields, topicHolds(id, { name, description }));
 }

@@ -10,6 +10,7 @@ import type { BatchStatement, Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
+import { indexNewUser } from "./repo";
 
 let cachedHash: { password: string; pepper?: string; hash: Promise<string> } | undefined;
 
@@ -39,5 +40,8 @@ export async function ensureAdminStatements(db: Db, env: Bindings): Promise<Batc
   const values = Object.entries(getTableColumns(users)).map(
     ([key, column]) => sql`${key in row ? row[key] : (column.default ?? null)}`,
   );
-  return [db.insert(users).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE NOT EXISTS (SELECT 1 FROM ${users})`)];
+  return [
+    db.insert(users).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE NOT EXISTS (SELECT 1 FROM ${users})`),
+    indexNewUser(db, username),
+  ];
 }

@@ -1,12 +1,14 @@
 /** Queries on users. Every select names its columns (core/caller.ts `userColumns`), never the password hash. */
 import { and, eq, gt, sql } from "drizzle-orm";
-import { type ByIdSource, type ListSource, orderBy, siteTotal } from "../../behaviours/content/repo";
+import { type ByIdSource, type ListSource, newestWhere, orderBy, siteTotal } from "../../behaviours/content/repo";
 import type { FollowJoin } from "../../behaviours/followable";
 import { inIds } from "../../behaviours/id-source";
+import { documentOf, indexNew } from "../../behaviours/searchable";
 import { userColumns } from "../../core/caller";
-import type { Db } from "../../db/client";
+import type { BatchStatement, Db } from "../../db/client";
 import { equalsUnindexed } from "../../db/conditions";
 import { follows, tokens, users } from "../../db/schema";
+import { entities } from "../../domain/entities";
 import type { Order } from "../../lib/order";
 import type { ProfileChanges, UserOrderField } from "./schema";
 
@@ -52,6 +54,9 @@ export function usersThroughFollows(join: FollowJoin, enabledOnly: boolean): Lis
   };
 }
 
+/** A user's row, disabled or not. */
+export const selectUser = (db: Db, id: number) => db.select(userColumns).from(users).where(eq(users.user_id, id));
+
 export function updateProfile(db: Db, userId: number, changes: ProfileChanges, time: number) {
   return db
     .update(users)
@@ -73,4 +78,15 @@ export function enableUsers(db: Db, ids: number[]) {
 
 export function deleteTokensOf(db: Db, ids: number[]) {
   return db.delete(tokens).where(inIds(tokens.user_id, ids));
+}
+
+const NO_PROFILE = { headline: "", bio: "", company: "", location: "" };
+
+/**
+ * The search document of the user an INSERT earlier in the batch wrote, found by their unique username; a new user
+ * has an empty profile.
+ */
+export function indexNewUser(db: Db, username: string): BatchStatement {
+  const inserted = newestWhere(db, entities.user, sql`lower(${users.username}) = lower(${username})`);
+  return indexNew(db, "user", inserted, documentOf.user({ username, ...NO_PROFILE }));
 }

@@ -12,6 +12,7 @@ import {
   followTargets,
   selectTarget,
 } from "../../behaviours/followable";
+import { documentOf, reindex } from "../../behaviours/searchable";
 import type { Caller } from "../../core/caller";
 import { ApiError, validationError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
@@ -25,6 +26,7 @@ import {
   disableUsers,
   enableUsers,
   filteredUsers,
+  selectUser,
   updateProfile,
   usersById,
   usersThroughFollows,
@@ -114,16 +116,25 @@ export function callerRecord(caller: Caller, view: View, include: Set<UserInclud
   return presentUser(caller, view, include.size > 0 ? userRelationships(include, true, false, false) : undefined);
 }
 
-/** Changes only the profile fields sent; an edit moves update_time, an empty body changes nothing. */
-export function editProfile(
+/**
+ * Changes only the profile fields sent; an edit moves update_time, an empty body changes nothing. The user's row is
+ * read first: their search document is made of every profile field, the unchanged ones too.
+ */
+export async function editProfile(
   db: Db,
   view: View,
   id: number,
   changes: ProfileChanges,
   include: Set<UserInclude>,
 ): Promise<User> {
-  const update = Object.keys(changes).length > 0 ? updateProfile(db, id, changes, now()) : undefined;
-  return writeThenRead(db, update, oneUser(db, view, id, include));
+  if (Object.keys(changes).length === 0) return batch(db, oneUser(db, view, id, include));
+  const [row] = await batch(db, selectUser(db, id));
+  if (!row) throw new ApiError("USER_NOT_FOUND");
+  const writes = [
+    updateProfile(db, id, changes, now()),
+    ...reindex(db, "user", id, documentOf.user({ ...row, ...changes })),
+  ];
+  return writeThenRead(db, writes, oneUser(db, view, id, include));
 }
 
 /**
