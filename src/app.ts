@@ -7,6 +7,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
+import { errorsAsOk } from "./core/env";
 import { ApiError } from "./core/errors";
 import type { AppEnv } from "./http/app-env";
 import { staleClaimIn } from "./http/attempt";
@@ -26,7 +27,7 @@ import { fileRouter, routers } from "./modules";
  * messages and the captcha a refused login carries.
  */
 function errorResponse(c: Context<AppEnv>, error: ApiError) {
-  return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, error.headers);
+  return c.json(error.toBody(), errorsAsOk(c.env) ? 200 : error.status, error.headers);
 }
 
 /**
