@@ -47,6 +47,8 @@ export interface CounterDifference {
 /** An image file the imported rows name: its R2 key, and where MDClub's upload folder may hold it. */
 export interface FileReference {
   key: string;
+  /** The row column naming it (avatars and covers); content images are named by their own row. */
+  column?: { table: string; column: string };
   sizes: readonly string[];
   /** Paths relative to MDClub's upload folder, the likeliest first. */
   candidates: string[];
@@ -262,7 +264,7 @@ function collectFiles(files: FileReference[], table: string, row: Row) {
   for (const column of ["avatar", "cover"] as const) {
     const key = row[column];
     if ((table === "users" || table === "topics") && typeof key === "string" && key) {
-      files.push({ key, sizes: IMAGE_SIZES[column] ?? [], candidates: [key] });
+      files.push({ key, column: { table, column }, sizes: IMAGE_SIZES[column] ?? [], candidates: [key] });
     }
   }
   if (table === "images" && typeof row.key === "string") {
@@ -272,6 +274,19 @@ function collectFiles(files: FileReference[], table: string, row: Row) {
     const [key, ...others] = [time, time - day, time + day].map((t) => imagePath(name, t));
     files.push({ key: key as string, sizes: IMAGE_SIZES.image ?? [], candidates: [key as string, ...others] });
   }
+}
+
+/**
+ * Avatars and covers whose files did not come across show the default images: a row never names a missing file
+ * (docs/images.md#where-files-are-stored). Content images keep their rows, keys and links either way.
+ */
+export async function forgetMissingFiles(target: ImportTarget, missing: readonly FileReference[]): Promise<void> {
+  const statements = missing.flatMap(({ key, column }) =>
+    column
+      ? [{ sql: `UPDATE "${column.table}" SET "${column.column}" = '' WHERE "${column.column}" = ?`, params: [key] }]
+      : [],
+  );
+  await target.execute(statements);
 }
 
 function imagePath(name: string, time: number): string {
