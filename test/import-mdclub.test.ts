@@ -10,7 +10,13 @@ import { env } from "cloudflare:workers";
 import { hashSync } from "bcryptjs";
 import { describe, expect, it } from "vitest";
 import { d1Target } from "../src/import/mdclub/d1-target";
-import { DatabaseNotEmpty, type ImportReport, type ImportTarget, importDump } from "../src/import/mdclub/importer";
+import {
+  DatabaseNotEmpty,
+  forgetMissingFiles,
+  type ImportReport,
+  type ImportTarget,
+  importDump,
+} from "../src/import/mdclub/importer";
 import { readDump } from "../src/import/mdclub/sql-dump";
 import { sha1Hex } from "../src/lib/crypto";
 import { get, post } from "./helpers/api";
@@ -342,6 +348,19 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect(report.options.refused).toMatchObject({ smtp_port: expect.stringContaining("not a port") });
     expect(report.options.refused.cache_memcached_port).toContain("empty");
     expect(report.options.unknown).toEqual(["mystery_option"]);
+  });
+});
+
+describe("files that did not come across", () => {
+  it("show the default avatar and cover; content image rows keep their keys and links", async () => {
+    const report = await importCommunity("mysqldump");
+    await forgetMissingFiles(d1Target(env.DB), report.files);
+    const alice = (await get("/api/users/2")).body.data;
+    expect(alice.avatar.original).toMatch(/\/static\/default\/avatar\.png$/);
+    expect((await get("/api/users/5")).body.data.cover.original).toMatch(/\/static\/default\/user_cover\.jpg$/);
+    expect((await get("/api/topics/50")).body.data.cover.original).toMatch(/\/static\/default\/topic_cover\.jpg$/);
+    const image = await get(`/api/images/${IMAGE_KEY.replace(".", "_")}`);
+    expect(image.body.data).toMatchObject({ key: IMAGE_KEY.replace(".", "_"), item_type: "question", item_id: 10 });
   });
 });
 

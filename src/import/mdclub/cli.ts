@@ -10,6 +10,8 @@
  * - `--remote`: the production database through `wrangler d1 execute --remote --file` on SQL files of at most a few
  *   megabytes, and files through `wrangler r2 object put --remote`.
  * - `--via-wrangler`: that same path against the local database, to rehearse a production import.
+ * - `--persist-to DIR`: a local state other than `npm run dev`'s, as `wrangler dev --persist-to` takes it (the
+ *   benchmark, bench/mdclub-import.ts, imports into a temporary one).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -51,6 +53,7 @@ const { values: args, positionals } = parseArgs({
     prefix: { type: "string", default: "mc_" },
     remote: { type: "boolean", default: false },
     "via-wrangler": { type: "boolean", default: false },
+    "persist-to": { type: "string" },
     force: { type: "boolean", default: false },
   },
 });
@@ -59,6 +62,10 @@ if (!dumpPath || !existsSync(dumpPath)) {
   console.error("usage: npm run import:mdclub -- DUMP.sql [--uploads DIR] [--prefix mc_] [--remote] [--force]");
   process.exit(2);
 }
+
+const persistTo = args["persist-to"];
+/** Local commands take the state folder, when one is given. */
+const local = persistTo ? ["--local", "--persist-to", persistTo] : ["--local"];
 
 const wrangler = (...rest: string[]) =>
   execFileSync("wrangler", rest, {
@@ -76,7 +83,9 @@ interface Side {
 
 async function localSide(): Promise<Side> {
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy<{ DB: D1Database; KV: KVNamespace; BUCKET: R2Bucket }>({ persist: true });
+  // wrangler keeps its state under `<persist-to>/v3`.
+  const persist = persistTo ? { path: join(persistTo, "v3") } : true;
+  const proxy = await getPlatformProxy<{ DB: D1Database; KV: KVNamespace; BUCKET: R2Bucket }>({ persist });
   return {
     target: d1Target(proxy.env.DB),
     async putFile(key, path, contentType) {
@@ -96,7 +105,7 @@ function bucketName(): string {
 }
 
 /** Statements inlined into SQL files for `wrangler d1 execute --file` (D1's import takes whole files). */
-function wranglerSide(where: "--remote" | "--local"): Side {
+function wranglerSide(where: string[]): Side {
   const bucket = bucketName();
   const dir = mkdtempSync(join(tmpdir(), "mdclub-import-"));
   let file = 0;
@@ -110,19 +119,19 @@ function wranglerSide(where: "--remote" | "--local"): Side {
         if (statements.length === 0) return;
         const path = join(dir, `${++file}.sql`);
         writeFileSync(path, `${statements.map(inline).join(";\n")};\n`);
-        wrangler("d1", "execute", "DB", where, "--yes", "--file", path);
+        wrangler("d1", "execute", "DB", ...where, "--yes", "--file", path);
         rmSync(path);
       },
       async query<T>(statement: Statement) {
-        const out = wrangler("d1", "execute", "DB", where, "--json", "--command", inline(statement));
+        const out = wrangler("d1", "execute", "DB", ...where, "--json", "--command", inline(statement));
         return (JSON.parse(out) as { results: T[] }[])[0]?.results ?? [];
       },
     },
     async putFile(key, path, contentType) {
-      wrangler("r2", "object", "put", `${bucket}/${key}`, where, "--file", path, "--content-type", contentType);
+      wrangler("r2", "object", "put", `${bucket}/${key}`, ...where, "--file", path, "--content-type", contentType);
     },
     async forgetCachedSettings() {
-      wrangler("kv", "key", "delete", "--binding", "KV", where, OPTIONS_KV_KEY);
+      wrangler("kv", "key", "delete", "--binding", "KV", ...where, OPTIONS_KV_KEY);
     },
     async close() {
       rmSync(dir, { recursive: true, force: true });
@@ -205,8 +214,9 @@ async function main() {
   const started = performance.now();
   const remote = args.remote ?? false;
   // The schema first: the importer writes into this API's tables.
-  wrangler("d1", "migrations", "apply", "DB", remote ? "--remote" : "--local");
-  const side = remote ? wranglerSide("--remote") : args["via-wrangler"] ? wranglerSide("--local") : await localSide();
+  const where = remote ? ["--remote"] : local;
+  wrangler("d1", "migrations", "apply", "DB", ...where);
+  const side = remote || args["via-wrangler"] ? wranglerSide(where) : await localSide();
   try {
     const size = statSync(dumpPath as string).size;
     let bytes = 0;

@@ -1,13 +1,15 @@
 /**
- * Writes a synthetic MDClub dump for the importer's timing (README, Migrating from MDClub):
- * `npm run bench:import -- --rows 100000 --out /tmp/mdclub.sql [--format phpmyadmin] [--uploads DIR]`, then
- * `time npm run import:mdclub -- /tmp/mdclub.sql --force [--uploads DIR]`. Rows are spread over the tables as in a
- * forum (a tenth users, answers the largest), with Chinese, emoji and escapes in the text, some trash, and
- * counters left at 0 for the import to recount. With `--uploads`, the first users get avatar files in MDClub's
- * upload layout.
+ * The MDClub importer's timing (README, Migrating from MDClub): `npm run bench mdclub-import -- --rows=100000
+ * [--format=phpmyadmin] [--keep]`. Writes a synthetic MDClub dump, then runs `npm run import:mdclub` on it into a
+ * temporary local state (never `npm run dev`'s), with the first users' avatar files in an upload folder, and prints
+ * the time. Rows are spread over the tables as in a forum (a tenth users, answers the largest), with Chinese, emoji
+ * and escapes in the text, some trash, and counters left at 0 for the import to recount. `--keep` leaves the dump,
+ * the upload folder and the state in the temporary directory it prints.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { type DumpFormat, type DumpTable, writeDump } from "../test/helpers/mdclub-dump";
@@ -15,11 +17,13 @@ import { type DumpFormat, type DumpTable, writeDump } from "../test/helpers/mdcl
 const { values: args } = parseArgs({
   options: {
     rows: { type: "string", default: "100000" },
-    out: { type: "string", default: "/tmp/mdclub-bench.sql" },
     format: { type: "string", default: "mysqldump" },
-    uploads: { type: "string" },
+    keep: { type: "boolean", default: false },
   },
 });
+const dir = mkdtempSync(join(tmpdir(), "mdclub-import-bench-"));
+const dumpPath = join(dir, "mdclub.sql");
+const uploads = join(dir, "upload");
 const total = Number(args.rows);
 const share = (fraction: number) => Math.max(1, Math.floor(total * fraction));
 const T = 1_700_000_000;
@@ -30,7 +34,7 @@ const users = share(0.1);
 const questions = share(0.15);
 const articles = share(0.05);
 const topics = Math.min(share(0.001), 500);
-const avatars = args.uploads ? Math.min(users, 20) : 0;
+const avatars = Math.min(users, 20);
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const pick = (i: number, n: number) => ((i * 7919) % n) + 1;
 
@@ -160,7 +164,7 @@ const tables: Record<string, DumpTable> = {
   },
 };
 
-const stream = createWriteStream(args.out as string);
+const stream = createWriteStream(dumpPath);
 let written = 0;
 for (const piece of writeDump(tables, args.format as DumpFormat, { rowsPerInsert: 500 })) {
   if (!stream.write(piece)) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
@@ -168,7 +172,7 @@ for (const piece of writeDump(tables, args.format as DumpFormat, { rowsPerInsert
 await new Promise<void>((resolve) => stream.end(() => resolve()));
 for (const table of Object.values(tables)) written += table.rows.length;
 
-if (args.uploads) {
+{
   // A 1x1 PNG in each size of MDClub's avatar set, where MDClub puts it: user-avatar/<md5[0..2]>/<md5[2..4]>/.
   const png = Buffer.from(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==",
@@ -177,10 +181,18 @@ if (args.uploads) {
   for (const id of range(avatars)) {
     const md5 = createHash("md5").update(String(id)).digest("hex");
     for (const suffix of ["", "_small", "_middle", "_large"]) {
-      const path = join(args.uploads, "user-avatar", md5.slice(0, 2), md5.slice(2, 4), `avatar${id}${suffix}.png`);
+      const path = join(uploads, "user-avatar", md5.slice(0, 2), md5.slice(2, 4), `avatar${id}${suffix}.png`);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, png);
     }
   }
 }
-console.log(`${written} rows written to ${args.out}${avatars ? `, ${avatars} avatars under ${args.uploads}` : ""}`);
+const megabytes = (statSync(dumpPath).size / 1e6).toFixed(1);
+console.log(`${written} rows (${megabytes} MB, ${args.format}) written to ${dumpPath}, ${avatars} avatars`);
+
+const started = performance.now();
+const cli = ["scripts/run-ts.mjs", "src/import/mdclub/cli.ts", dumpPath, "--uploads", uploads];
+execFileSync(process.execPath, [...cli, "--persist-to", join(dir, "state")], { stdio: "inherit" });
+console.log(`import:mdclub of ${written} rows: ${((performance.now() - started) / 1000).toFixed(1)} s wall time`);
+if (args.keep) console.log(`kept: ${dir}`);
+else rmSync(dir, { recursive: true, force: true });
