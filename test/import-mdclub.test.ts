@@ -32,6 +32,30 @@ const TOKEN = "0123456789abcdef0123456789abcdef";
 const EXPIRED_TOKEN = "fedcba9876543210fedcba9876543210";
 const IMAGE_KEY = "0123456789abcdef0123456789abcdef.png";
 
+/** PHP's serialize() of a row, as MDClub kept a deleted item in content_deleted (numbers as PDO gives them: text). */
+function phpSerialize(row: Record<string, string>): string {
+  const s = (text: string) => `s:${new TextEncoder().encode(text).length}:"${text}";`;
+  const entries = Object.entries(row).map(([key, value]) => s(key) + s(value));
+  return `a:${entries.length}:{${entries.join("")}}`;
+}
+const DELETED_QUESTION = {
+  question_id: "12",
+  user_id: "2",
+  title: '被删除的问题 😀 "q"',
+  content_markdown: "x",
+  content_rendered: "<p>x</p>",
+  comment_count: "0",
+  answer_count: "0",
+  follower_count: "0",
+  vote_count: "0",
+  vote_up_count: "0",
+  vote_down_count: "0",
+  last_answer_time: "0",
+  create_time: String(T),
+  update_time: String(T),
+  delete_time: "0",
+};
+
 /** MDClub's hash: PHP's password_hash of the SHA-1 hex, `$2y$` (cost 4 keeps the test fast). */
 async function mdclubHash(password: string): Promise<string> {
   return hashSync(await sha1Hex(password), 4).replace(/^\$2b\$/, "$2y$");
@@ -151,6 +175,7 @@ async function community(): Promise<Record<string, DumpTable>> {
         [60, 2, 5, "question_answered", 0, 10, 20, 0, 0, "", T, 0],
         [61, 2, 5, "question_commented", 0, 10, 0, 40, 0, "", T, T + 1],
         [62, 3, 2, "comment_replied", 0, 10, 0, 40, 42, "", T, 0],
+        [63, 2, 1, "question_deleted", 0, 12, 0, 0, 0, phpSerialize(DELETED_QUESTION), T, T + 2],
       ],
     },
     report: { rows: [[70, 10, "question", 5, "spam ' \" \\ 举报", T]] },
@@ -319,7 +344,10 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     const me = await get("/api/user", { token: TOKEN });
     expect(me).toMatchObject({ status: 200, body: { data: { user_id: 2, username: "alice" } } });
     const notifications = await get("/api/notifications", { token: TOKEN });
-    expect(notifications.body.data.map((n: { notification_id: number }) => n.notification_id).sort()).toEqual([60, 61]);
+    const ids = notifications.body.data.map((n: { notification_id: number }) => n.notification_id);
+    expect(ids.sort()).toEqual([60, 61, 63]);
+    const deleted = notifications.body.data.find((n: { notification_id: number }) => n.notification_id === 63);
+    expect(deleted.content_deleted).toMatchObject({ question_id: 12, title: DELETED_QUESTION.title });
     expect((await get("/api/user", { token: EXPIRED_TOKEN })).status).toBe(401);
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE token = ?")
       .bind(TOKEN)

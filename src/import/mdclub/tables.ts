@@ -10,6 +10,7 @@
 import { sha256Hex } from "../../lib/crypto";
 import { processContent } from "../../lib/markdown";
 import { type OwnerFolder, ownerFolder } from "../../lib/storage";
+import { phpUnserialize } from "./php-serialize";
 import type { SqlValue } from "./sql-dump";
 
 export type Row = Record<string, SqlValue>;
@@ -81,6 +82,26 @@ function contentNote(row: Row): string | null {
   const result = renderOnce(row);
   const empty = !row.content_markdown && !row.content_rendered;
   return result.ok || empty ? null : `content kept as markdown, not rendered: ${result.errors.content_markdown}`;
+}
+
+/**
+ * A deleted item's row as this API keeps it, JSON (docs/notifications.md), from MDClub's PHP `serialize()` of the
+ * row, whose numbers PDO gave as strings; '' when there is none or it cannot be read.
+ */
+function deletedContent(row: Row): Row {
+  const text = typeof row.content_deleted === "string" ? row.content_deleted : "";
+  if (!text) return { content_deleted: "" };
+  try {
+    const item = phpUnserialize(text);
+    if (typeof item !== "object" || item === null) return { content_deleted: "" };
+    const typed = Object.entries(item).map(([column, value]) => [
+      column,
+      columnType(column) === "int" && typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value,
+    ]);
+    return { content_deleted: JSON.stringify(Object.fromEntries(typed)) };
+  } catch {
+    return { content_deleted: "" };
+  }
 }
 
 const ifType = (column: string, allowed: readonly string[]) => (row: Row) =>
@@ -167,6 +188,10 @@ export const TABLES: Readonly<Record<string, TableMap>> = {
     target: "notifications",
     source: words(`notification_id receiver_id sender_id type article_id question_id answer_id comment_id reply_id
       content_deleted create_time read_time`),
+    notCopied: ["content_deleted"],
+    derive: deletedContent,
+    note: (row) =>
+      row.content_deleted && !deletedContent(row).content_deleted ? "deleted item's copy unreadable: dropped" : null,
   },
   image: {
     target: "images",
