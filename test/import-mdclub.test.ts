@@ -31,6 +31,8 @@ const MARKDOWN = "Hello **world**\n\n中文段落 😀 and a 'quote' and a \"dou
 const TOKEN = "0123456789abcdef0123456789abcdef";
 const EXPIRED_TOKEN = "fedcba9876543210fedcba9876543210";
 const IMAGE_KEY = "0123456789abcdef0123456789abcdef.png";
+/** An article far over D1's 100 KB statement limit once rendered, with emoji across every cut and quotes doubled. */
+const LONG_MARKDOWN = `长文 'quoted' 😀${"中文😀'".repeat(12_000)}`;
 
 /** PHP's serialize() of a row, as MDClub kept a deleted item in content_deleted (numbers as PDO gives them: text). */
 function phpSerialize(row: Record<string, string>): string {
@@ -129,7 +131,12 @@ async function community(): Promise<Record<string, DumpTable>> {
       ],
     },
     // An article written in HTML only (its markdown NULL), as MDClub's editor could store it.
-    article: { rows: [[30, 5, "文章 😀", null, "<p>html <strong>only</strong></p>", 0, 0, -3, 0, 3, T, T, 0]] },
+    article: {
+      rows: [
+        [30, 5, "文章 😀", null, "<p>html <strong>only</strong></p>", 0, 0, -3, 0, 3, T, T, 0],
+        [31, 5, "long", LONG_MARKDOWN, "", 0, 0, 0, 0, 0, T, T, 0],
+      ],
+    },
     comment: {
       rows: [
         [40, 10, "question", 5, "a comment 💬", 0, 0, 0, 0, T, T, 0],
@@ -296,6 +303,9 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     const article = (await get("/api/articles/30")).body.data;
     expect(article).toMatchObject({ title: "文章 😀", vote_count: 0, vote_down_count: 0 });
     expect(article.content_rendered).toContain("<strong>only</strong>");
+    const long = (await get("/api/articles/31")).body.data;
+    expect(long.content_markdown).toBe(LONG_MARKDOWN);
+    expect(long.content_rendered).toBe(`<p>${LONG_MARKDOWN}</p>`);
 
     const topic = (await get("/api/topics/50")).body.data;
     expect(topic).toMatchObject({ name: "话题 😀", description: TRICKY, question_count: 1, article_count: 1 });

@@ -125,6 +125,46 @@ class Pending {
   }
 }
 
+/** The part of a long text that goes into one statement. */
+const TEXT_PIECE = 8_000;
+
+/** Text cut into pieces, never between the two halves of an emoji (a UTF-16 surrogate pair). */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + TEXT_PIECE, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/**
+ * A row too long for one statement (a long article): inserted with the first piece of each long text, then the rest
+ * appended piece by piece, each statement within D1's size limit. All literal SQL, so a production import's files
+ * can carry it too. The row is found again by its first column, its id (or an image's key).
+ */
+function longRow(rows: Pending, values: SqlValue[]): Statement[] {
+  const [idColumn] = rows.columns;
+  const id = literal(values[0] ?? null);
+  const appends: Statement[] = [];
+  const first = values.map((value, i) => {
+    if (typeof value !== "string" || value.length <= TEXT_PIECE) return value;
+    const column = rows.columns[i] as string;
+    const [head = "", ...rest] = pieces(value);
+    for (const piece of rest) {
+      appends.push({
+        sql: `UPDATE "${rows.table}" SET "${column}" = "${column}" || ${literal(piece)} WHERE "${idColumn}" = ${id}`,
+        params: [],
+      });
+    }
+    return head;
+  });
+  return [{ sql: `${rows.head}(${first.map(literal).join(", ")})`, params: [] }, ...appends];
+}
+
 export async function importDump(
   chunks: AsyncIterable<string> | Iterable<string>,
   target: ImportTarget,
@@ -165,8 +205,8 @@ export async function importDump(
     const values = columns.map((column) => row[column] ?? null);
     const text = `(${values.map(literal).join(", ")})`;
     if (text.length + rows.head.length > MAX_STATEMENT_UNITS) {
-      // A row too long for a literal statement goes on its own with bound parameters (their size is not counted).
-      queue.push({ sql: `${rows.head}(${values.map(() => "?").join(", ")})`, params: values });
+      queue.push(...longRow(rows, values));
+      if (queue.length >= BATCH_STATEMENTS) await flushQueue();
       return;
     }
     if (rows.units + text.length + rows.head.length > MAX_STATEMENT_UNITS) await flushTable(rows);
