@@ -387,6 +387,19 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect(report.options.refused.cache_memcached_port).toContain("empty");
     expect(report.options.unknown).toEqual(["mystery_option"]);
   });
+
+  it("shows MDClub's admin panel the settings as MDClub stored them, under MDCLUB_COMPAT", async () => {
+    await importCommunity(format);
+    const admin = await asAdmin();
+    const options = (await get("/api/options", { token: admin, env: { ...env, MDCLUB_COMPAT: "true" } })).body.data;
+    expect(options).toMatchObject({
+      cache_type: "redis",
+      cache_redis_port: 6380,
+      storage_type: "aliyun",
+      storage_aliyun_bucket: "forum-files",
+      search_third: "google",
+    });
+  });
 });
 
 describe("files that did not come across", () => {
