@@ -214,7 +214,6 @@ export async function importDump(
     rows.units += text.length + 2;
   };
 
-  const unknownColumnsSeen = new Map<string, Set<string>>();
   for await (const event of readDump(chunks)) {
     if (event.kind === "table") continue;
     rowsRead++;
@@ -237,13 +236,8 @@ export async function importDump(
     const table = tableSummary(report, map.target);
     table.read++;
     const source = rowOf(event, map.source);
-    const unknown = unknownColumnsSeen.get(map.target) ?? new Set();
-    unknownColumnsSeen.set(map.target, unknown);
     for (const column of Object.keys(source)) {
-      if (!map.source.includes(column) && !unknown.has(column)) {
-        unknown.add(column);
-        table.unknownColumns.push(column);
-      }
+      if (!map.source.includes(column) && !table.unknownColumns.includes(column)) table.unknownColumns.push(column);
     }
     const reason = map.skip?.(source);
     if (reason) {
