@@ -200,6 +200,10 @@ function printSummary(report: ImportReport, files: string) {
   console.table(rows);
   if (Object.keys(report.unknownTables).length) {
     console.log("Tables this importer does not know (not imported):", report.unknownTables);
+    const prefix = Object.keys(report.unknownTables)
+      .find((table) => table.endsWith("user"))
+      ?.slice(0, -"user".length);
+    if (prefix && Object.keys(report.tables).length === 0) console.log(`Is the table prefix --prefix ${prefix} ?`);
   }
   console.log(`Settings: ${Object.keys(report.options.values).length} imported`);
   for (const [name, why] of Object.entries(report.options.refused)) console.log(`  not imported: ${name}: ${why}`);
