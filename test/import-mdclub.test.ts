@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { d1Target } from "../src/import/mdclub/d1-target";
 import {
   DatabaseNotEmpty,
+  DUPLICATE,
   forgetMissingFiles,
   type ImportReport,
   type ImportTarget,
@@ -420,7 +421,7 @@ function expectReport(report: ImportReport) {
   expect(report.tables.follows).toMatchObject({
     read: 5,
     imported: 4,
-    skipped: { "a duplicate of an earlier row": 1 },
+    skipped: { [DUPLICATE]: 1 },
   });
   expect(report.tables.mc_inbox?.skipped).toEqual({ [Object.keys(report.tables.mc_inbox!.skipped)[0]!]: 1 });
   expect(report.unknownTables).toEqual({ mc_extra: 1 });

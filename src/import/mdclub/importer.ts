@@ -82,6 +82,9 @@ const MAX_STATEMENT_UNITS = 30_000;
 /** Statements per round trip: each batch is one transaction. */
 const BATCH_STATEMENTS = 50;
 
+/** Why a mapped row was not written: `INSERT OR IGNORE` met a key an earlier row had. */
+export const DUPLICATE = "a duplicate of an earlier row (the same id or pair, or a name or address taken in any case)";
+
 /** The tables an import fills, emptied by a forced or resumed run. */
 const FILLED = [...new Set(Object.values(TABLES).map((map) => map.target)), "options"];
 
@@ -268,7 +271,7 @@ export async function importDump(
     const [row] = await target.query<{ n: number }>({ sql: `SELECT count(*) AS n FROM "${tableName}"`, params: [] });
     table.imported = row?.n ?? 0;
     const written = table.read - Object.values(table.skipped).reduce((sum, n) => sum + n, 0);
-    if (written > table.imported) table.skipped["a duplicate of an earlier row"] = written - table.imported;
+    if (written > table.imported) table.skipped[DUPLICATE] = written - table.imported;
   }
   await target.execute([setMark("done")]);
   return report;
