@@ -26,7 +26,7 @@ import {
   type ImportReport,
   type ImportTarget,
   importDump,
-  literal,
+  inlineParams,
   type Statement,
 } from "./importer";
 
@@ -109,21 +109,17 @@ function wranglerSide(where: string[]): Side {
   const bucket = bucketName();
   const dir = mkdtempSync(join(tmpdir(), "mdclub-import-"));
   let file = 0;
-  const inline = (statement: Statement) => {
-    let at = 0;
-    return statement.sql.replace(/\?/g, () => literal(statement.params[at++] ?? null));
-  };
   return {
     target: {
       async execute(statements) {
         if (statements.length === 0) return;
         const path = join(dir, `${++file}.sql`);
-        writeFileSync(path, `${statements.map(inline).join(";\n")};\n`);
+        writeFileSync(path, `${statements.map(inlineParams).join(";\n")};\n`);
         wrangler("d1", "execute", "DB", ...where, "--yes", "--file", path);
         rmSync(path);
       },
       async query<T>(statement: Statement) {
-        const out = wrangler("d1", "execute", "DB", ...where, "--json", "--command", inline(statement));
+        const out = wrangler("d1", "execute", "DB", ...where, "--json", "--command", inlineParams(statement));
         return (JSON.parse(out) as { results: T[] }[])[0]?.results ?? [];
       },
     },

@@ -98,6 +98,22 @@ export function literal(value: SqlValue): string {
     .join(" || char(0) || ");
 }
 
+/**
+ * The statement with its parameters written in as literals, for targets that take SQL text only (`wrangler d1
+ * execute --file`). Only a `?` outside quotes is a parameter: text in the rows may hold question marks.
+ */
+export function inlineParams(statement: Statement): string {
+  if (statement.params.length === 0) return statement.sql;
+  let at = 0;
+  let quoted = false;
+  let out = "";
+  for (const c of statement.sql) {
+    if (c === "'") quoted = !quoted;
+    out += c === "?" && !quoted ? literal(statement.params[at++] ?? null) : c;
+  }
+  return out;
+}
+
 const db = backgroundDb({} as D1Database);
 /** A Drizzle statement as SQL for any target (every statement built here has `toSQL`). */
 const sqlOf = (query: object): Statement => {
