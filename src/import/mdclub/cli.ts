@@ -13,12 +13,12 @@
  * - `--persist-to DIR`: a local state other than `npm run dev`'s, as `wrangler dev --persist-to` takes it (the
  *   benchmark, bench/mdclub-import.ts, imports into a temporary one).
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { d1Target } from "./d1-target";
 import {
   type FileReference,
@@ -54,6 +54,7 @@ const { values: args, positionals } = parseArgs({
     remote: { type: "boolean", default: false },
     "via-wrangler": { type: "boolean", default: false },
     "persist-to": { type: "string" },
+    "files-in-r2": { type: "boolean", default: false },
     force: { type: "boolean", default: false },
   },
 });
@@ -124,7 +125,8 @@ function wranglerSide(where: string[]): Side {
       },
     },
     async putFile(key, path, contentType) {
-      wrangler("r2", "object", "put", `${bucket}/${key}`, ...where, "--file", path, "--content-type", contentType);
+      const put = ["r2", "object", "put", `${bucket}/${key}`, ...where, "--file", path, "--content-type", contentType];
+      await promisify(execFile)("wrangler", put, { env: { ...process.env, CI: "true" } });
     },
     async forgetCachedSettings() {
       wrangler("kv", "key", "delete", "--binding", "KV", ...where, OPTIONS_KV_KEY);
@@ -150,23 +152,36 @@ function variant(path: string, size: string): string {
 }
 
 /** Copies each referenced file and its sizes from MDClub's upload folder; a missing size reuses the original. */
+/** Files copied at once: a remote copy is one `wrangler` process per file, about 2 s each, mostly its start. */
+const COPIES_AT_ONCE = 8;
+
+/** Copies each referenced file and its sizes from MDClub's upload folder; a missing size reuses the original. */
 async function copyFiles(side: Side, files: FileReference[], uploads: string) {
   const result = { copied: 0, missing: [] as FileReference[] };
-  for (const [i, file] of files.entries()) {
+  let done = 0;
+  const copy = async (file: FileReference) => {
     const found = file.candidates.find((candidate) => existsSync(join(uploads, candidate)));
     if (!found) {
       result.missing.push(file);
-      continue;
+      return;
     }
     const original = join(uploads, found);
-    await side.putFile(file.key, original, typeOf(file.key));
-    for (const size of file.sizes) {
+    const sizes = file.sizes.map((size) => {
       const sized = join(uploads, variant(found, size));
-      await side.putFile(variant(file.key, size), existsSync(sized) ? sized : original, typeOf(file.key));
-    }
+      return side.putFile(variant(file.key, size), existsSync(sized) ? sized : original, typeOf(file.key));
+    });
+    await Promise.all([side.putFile(file.key, original, typeOf(file.key)), ...sizes]);
     result.copied++;
-    progress(`files ${i + 1}/${files.length}`, (i + 1) / files.length);
-  }
+  };
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      await copy(file);
+      done++;
+      progress(`files ${done}/${files.length}`, done / files.length);
+    }
+  };
+  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, worker));
   process.stderr.write("\n");
   return result;
 }
@@ -244,7 +259,10 @@ async function main() {
     let files = `${report.files.length} referenced, none copied (no --uploads): avatars and covers show the default
   images; content image rows keep their keys and links, their URLs answer 404 until the files are copied`;
     let missing = report.files;
-    if (args.uploads) {
+    if (args["files-in-r2"]) {
+      files = `${report.files.length} referenced, kept as they are (--files-in-r2: copied to R2 beforehand)`;
+      missing = [];
+    } else if (args.uploads) {
       const copied = await copyFiles(side, report.files, args.uploads);
       missing = copied.missing;
       files = `${copied.copied} of ${report.files.length} copied to R2`;
