@@ -77,6 +77,8 @@ const wrangler = (...rest: string[]) =>
 
 interface Side {
   target: ImportTarget;
+  /** Files copied at once. */
+  copiesAtOnce: number;
   putFile(key: string, path: string, contentType: string): Promise<void>;
   forgetCachedSettings(): Promise<void>;
   close(): Promise<void>;
@@ -89,6 +91,7 @@ async function localSide(): Promise<Side> {
   const proxy = await getPlatformProxy<{ DB: D1Database; KV: KVNamespace; BUCKET: R2Bucket }>({ persist });
   return {
     target: d1Target(proxy.env.DB),
+    copiesAtOnce: 8,
     async putFile(key, path, contentType) {
       await proxy.env.BUCKET.put(key, readFileSync(path), {
         httpMetadata: { contentType, cacheControl: "public, max-age=31536000, immutable" },
@@ -111,6 +114,9 @@ function wranglerSide(where: string[]): Side {
   const dir = mkdtempSync(join(tmpdir(), "mdclub-import-"));
   let file = 0;
   return {
+    // A remote copy is one `wrangler` process per file, about 2 s each, mostly its start: eight at once. Local
+    // `wrangler r2` processes at once fail on the shared state (tried: HTTP 500), so there one at a time.
+    copiesAtOnce: where.includes("--remote") ? 8 : 1,
     target: {
       async execute(statements) {
         if (statements.length === 0) return;
@@ -152,9 +158,6 @@ function variant(path: string, size: string): string {
 }
 
 /** Copies each referenced file and its sizes from MDClub's upload folder; a missing size reuses the original. */
-/** Files copied at once: a remote copy is one `wrangler` process per file, about 2 s each, mostly its start. */
-const COPIES_AT_ONCE = 8;
-
 /** Copies each referenced file and its sizes from MDClub's upload folder; a missing size reuses the original. */
 async function copyFiles(side: Side, files: FileReference[], uploads: string) {
   const result = { copied: 0, missing: [] as FileReference[] };
@@ -166,11 +169,11 @@ async function copyFiles(side: Side, files: FileReference[], uploads: string) {
       return;
     }
     const original = join(uploads, found);
-    const sizes = file.sizes.map((size) => {
+    await side.putFile(file.key, original, typeOf(file.key));
+    for (const size of file.sizes) {
       const sized = join(uploads, variant(found, size));
-      return side.putFile(variant(file.key, size), existsSync(sized) ? sized : original, typeOf(file.key));
-    });
-    await Promise.all([side.putFile(file.key, original, typeOf(file.key)), ...sizes]);
+      await side.putFile(variant(file.key, size), existsSync(sized) ? sized : original, typeOf(file.key));
+    }
     result.copied++;
   };
   const queue = [...files];
@@ -181,7 +184,7 @@ async function copyFiles(side: Side, files: FileReference[], uploads: string) {
       progress(`files ${done}/${files.length}`, done / files.length);
     }
   };
-  await Promise.all(Array.from({ length: COPIES_AT_ONCE }, worker));
+  await Promise.all(Array.from({ length: side.copiesAtOnce }, worker));
   process.stderr.write("\n");
   return result;
 }
