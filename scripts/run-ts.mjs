@@ -1,12 +1,14 @@
-// Runs a TypeScript entry of this repository under Node (the MDClub importer's CLI, its benchmark): esbuild bundles
-// it with the repository's own modules into .wrangler/tmp/, packages stay external (loaded from node_modules), and
-// WebAssembly imports, which only the Worker uses (image resizing), become empty stubs.
+// Runs a TypeScript entry of this repository under Node (the MDClub importer's CLI): esbuild bundles it with the
+// repository's own modules into .wrangler/tmp/ (one file per run, removed after it), packages stay external (loaded
+// from the checkout's node_modules, hence inside the checkout), and WebAssembly imports, which only the Worker uses
+// (image resizing), become empty stubs.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { build } from "esbuild";
 
 const [entry, ...args] = process.argv.slice(2);
-const outfile = `.wrangler/tmp/${basename(entry, ".ts")}.mjs`;
+const outfile = `.wrangler/tmp/${basename(entry, ".ts")}-${process.pid}.mjs`;
 await build({
   entryPoints: [entry],
   outfile,
@@ -27,4 +29,5 @@ await build({
   ],
 });
 const run = spawnSync(process.execPath, [outfile, ...args], { stdio: "inherit" });
+rmSync(outfile, { force: true });
 process.exit(run.status ?? 1);
