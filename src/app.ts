@@ -7,6 +7,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
+import { errorsAsOk } from "./core/env";
 import { ApiError } from "./core/errors";
 import { apiReference } from "./http/api-reference";
 import type { AppEnv } from "./http/app-env";
@@ -31,7 +32,7 @@ import { fileRouter, routers } from "./modules";
  */
 function errorResponse(c: Context<AppEnv>, error: ApiError) {
   c.set("errorCode", error.code);
-  return c.json(error.toBody(), c.env.LEGACY_ERROR_STATUS === "true" ? 200 : error.status, error.headers);
+  return c.json(error.toBody(), errorsAsOk(c.env) ? 200 : error.status, error.headers);
 }
 
 /**

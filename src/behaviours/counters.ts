@@ -5,7 +5,7 @@
  * {@link recount}, so concurrent or repeated requests can never double count, a hard delete of a trashed row
  * cannot decrement twice, and no counter goes below 0. Each counter is derived from the entity model.
  */
-import { and, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, ne, or, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { equalsUnindexed } from "../db/conditions";
@@ -194,3 +194,32 @@ export const unreadCounter: Counter = {
   item: notifications.notification_id,
   counts: eq(notifications.read_time, 0),
 };
+
+/**
+ * Every counter kept by recounting (a topic's question and article counts are kept by triggers instead:
+ * docs/counters.md#topic-counters), for recounting a whole database after an import (docs/migrating-from-mdclub.md).
+ */
+export function everyCounter(): Counter[] {
+  return [
+    ...Object.values(countersFed).flat(),
+    ...kindsWith("followable").map((kind) => followerCounter(entities[kind])),
+    ...kindsWith("votable").map((kind) => voteCounter(entities[kind])),
+    unreadCounter,
+  ];
+}
+
+/** The number of owner rows whose stored value of the counter differs from what it counts. */
+export function countDiffering(db: Db, counter: Counter) {
+  const stored = getTableColumns(counter.owner.table);
+  const differs = Object.entries(counter.columns).map(([column, aggregate]) =>
+    ne(stored[column] as SQLiteColumn, tally(db, counter, aggregate)),
+  );
+  return db
+    .select({ n: count() })
+    .from(counter.owner.table)
+    .where(or(...differs));
+}
+
+/** Recounts the counter on every row of its owner's table. */
+export const recountEvery = (db: Db, counter: Counter): BatchStatement =>
+  recount(db, counter, db.select({ id: counter.owner.id }).from(counter.owner.table).$dynamic());

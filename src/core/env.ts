@@ -9,6 +9,11 @@ export interface Bindings {
   EDGE_CACHE_SECONDS?: string;
   /** "true" answers errors with HTTP 200 (the original's way) for front ends built on the MDClub SDK. */
   LEGACY_ERROR_STATUS?: string;
+  /**
+   * "true" serves MDClub's own front ends (its admin panel): errors as HTTP 200 as LEGACY_ERROR_STATUS does, and the
+   * settings read and written under MDClub's original names and values (docs/options.md#mdclub-compatibility).
+   */
+  MDCLUB_COMPAT?: string;
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME?: string;
   ADMIN_EMAIL?: string;
@@ -37,3 +42,9 @@ export interface Bindings {
   LIMIT_WRITES_USER?: RateLimit;
   LIMIT_WRITES_IP?: RateLimit;
 }
+
+/** MDClub's own front ends are served: settings under their original names (docs/options.md#mdclub-compatibility). */
+export const mdclubCompat = (env: Bindings): boolean => env.MDCLUB_COMPAT === "true";
+
+/** Errors answer HTTP 200, as the original did (docs/errors.md): LEGACY_ERROR_STATUS or MDCLUB_COMPAT. */
+export const errorsAsOk = (env: Bindings): boolean => env.LEGACY_ERROR_STATUS === "true" || mdclubCompat(env);

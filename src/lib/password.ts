@@ -5,7 +5,12 @@
  * (`pbkdf2_sha256_hmac$<iterations>$<salt>$<hash>`) so the cost can rise later: a leaked database alone cannot
  * be cracked. Hashes from before the pepper (`pbkdf2_sha256$…`) still verify and are flagged for an upgrade.
  * 100 000 iterations is the most Workers' WebCrypto accepts in production.
+ *
+ * Accounts imported from MDClub (docs/migrating-from-mdclub.md#logins) keep MDClub's `password_hash(sha1(password))`,
+ * a bcrypt string (`$2y$10$…`), until their first login: it verifies against the same digest and is flagged for an
+ * upgrade, so the login's write batch replaces it. bcrypt costs ~120 ms in workerd, paid only by such rows.
  */
+import { compare as bcryptCompare } from "bcryptjs";
 import { validationError } from "../core/errors";
 import { isCommonDigest } from "./common-passwords";
 import { sha1Hex, timingSafeEqual, toHex } from "./crypto";
@@ -16,6 +21,8 @@ const UNPEPPERED_SCHEME = "pbkdf2_sha256";
 export const MIN_PASSWORD_LENGTH = 8;
 const encoder = new TextEncoder();
 const DIGEST = /^[0-9a-f]{40}$/i;
+/** PHP's `password_hash` (MDClub): `$2y$`, and the `$2a$`/`$2b$` spellings of the same bcrypt. */
+const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 export async function passwordDigest(password: string): Promise<string> {
   return DIGEST.test(password) ? password.toLowerCase() : sha1Hex(password);
@@ -65,6 +72,10 @@ export async function verifyPassword(
   pepper: string | undefined,
 ): Promise<Verification> {
   const key = requirePepper(pepper);
+  if (BCRYPT.test(stored)) {
+    const valid = await bcryptCompare(await passwordDigest(password), stored);
+    return { valid, outdated: valid };
+  }
   const [scheme, iterations, saltHex, hash] = stored.split("$");
   const invalid = { valid: false, outdated: false };
   if ((scheme !== SCHEME && scheme !== UNPEPPERED_SCHEME) || !iterations || !saltHex || !hash) return invalid;

@@ -1,16 +1,22 @@
-/** Site settings (spec operation 1): read by everyone (public fields), changed by administrators. */
+/**
+ * Site settings (spec operation 1): read by everyone (public fields), changed by administrators. Under
+ * `MDCLUB_COMPAT` they are read and written under MDClub's original names and values
+ * (docs/options.md#mdclub-compatibility), so that MDClub's admin panel can save any of its pages unchanged.
+ */
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { isAdmin } from "../../core/caller";
+import { mdclubCompat } from "../../core/env";
 import { writeThenRead } from "../../db/client";
+import { sentName, toNeutralNames, toOriginalNames } from "../../domain/mdclub-option-names";
 import { optionFields, optionNames, optionsFromRows, visibleOptions } from "../../domain/site-options";
 import { cacheOptions, selectOptionRows, upsertOptionStatements } from "../../domain/site-options-store";
+import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { adminRequired, settled, siteOptions } from "../../http/middleware/context";
 import { adminAccess, jsonBody, okResponse, z } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { zodToApiError } from "../../lib/validation";
-import { sentName, toSpecNames } from "./legacy-names";
 
 /** A field of the record; the document marks the non-public ones as restricted, as the User record does. */
 function optionProperty(name: string) {
@@ -24,6 +30,31 @@ const OptionsSchema = z
   .openapi("Options", {
     description: "The site settings record; administrators see every field, others the 32 public ones.",
   });
+
+/** The record as the deployment's clients name it: MDClub's names under MDCLUB_COMPAT, the spec's otherwise. */
+function named(c: Context<AppEnv>, record: Record<string, unknown>): Record<string, unknown> {
+  return mdclubCompat(c.env) ? toOriginalNames(record) : record;
+}
+
+/**
+ * Under MDCLUB_COMPAT a `null` field is left as it is: MDClub's admin sends each number input through
+ * `parseInt`, so an empty or hidden port arrives as `null` (JSON's NaN), and its page must save unchanged.
+ */
+const nullsUnchanged: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!mdclubCompat(c.env)) return next();
+  // Read from the raw request (normaliseBody made it JSON text), so that the validator parses the new one.
+  const text = await c.req.raw.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Bad JSON is the validator's to refuse (100006).
+  }
+  const fields = typeof body === "object" && body !== null && !Array.isArray(body) ? Object.entries(body) : null;
+  const kept = fields ? JSON.stringify(Object.fromEntries(fields.filter(([, v]) => v !== null))) : text;
+  c.req.raw = new Request(c.req.raw.url, { method: c.req.method, headers: c.req.raw.headers, body: kept });
+  await next();
+};
 
 const router = createRouter();
 
@@ -39,7 +70,7 @@ router.openapi(
   async (c) => {
     // Nothing to read but what the request's first round trip resolves, if anything.
     await settled(c);
-    return ok(c, visibleOptions(siteOptions(c), isAdmin(c.get("caller"))));
+    return ok(c, named(c, visibleOptions(siteOptions(c), isAdmin(c.get("caller")))));
   },
 );
 
@@ -55,8 +86,8 @@ router.openapi(
       "The original MDClub names (`cache_redis_*`, `storage_qiniu_*`, " +
       "`redis`, `qiniu`, `bing` ...) are accepted as aliases. Returns the full record.",
     ...adminAccess,
-    middleware: [adminRequired],
-    request: { body: jsonBody(z.preprocess(toSpecNames, OptionsSchema)) },
+    middleware: [adminRequired, nullsUnchanged],
+    request: { body: jsonBody(z.preprocess(toNeutralNames, OptionsSchema)) },
     responses: okResponse(OptionsSchema),
   }),
   async (c) => {
@@ -65,7 +96,7 @@ router.openapi(
     const record = optionsFromRows(await writeThenRead(db, upsertOptionStatements(db, changes), selectOptionRows(db)));
     // Write-through: every later request reads the settings from KV.
     await cacheOptions(c.env.KV, record);
-    return ok(c, record);
+    return ok(c, named(c, record));
   },
   (result, c) => (result.success ? undefined : rejectInSentNames(result.error, c)),
 );
