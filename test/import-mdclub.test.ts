@@ -316,6 +316,17 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     const filed = await get("/api/topics/50/questions");
     expect(filed.body.data.map((q: { question_id: number }) => q.question_id)).toEqual([10]);
 
+    // The importer wrote the search index: imported posts are found by their text, a trashed one is not.
+    const searched = async (q: string, type: string) =>
+      (await get("/api/search", { query: { q, type } })).body.data.map(
+        (item: { [id: string]: number }) => item[`${type}_id`],
+      );
+    expect(await searched("标题", "question")).toEqual([10]);
+    expect(await searched("trashed", "question")).toEqual([]);
+    expect(await searched("文章", "article")).toEqual([30]);
+    expect(await searched("alice", "user")).toEqual([2]);
+    expect(report.indexed).toMatchObject({ question: 2, article: 2 });
+
     // Site totals: the unfiltered list counts live rows only.
     expect((await get("/api/questions")).body.pagination.total).toBe(1);
     expect((await get("/api/users")).body.pagination.total).toBe(3);

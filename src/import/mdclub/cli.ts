@@ -19,7 +19,6 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { rebuildSearchIndex } from "../../behaviours/search-rebuild";
 import { d1Target } from "./d1-target";
 import {
   type FileReference,
@@ -198,7 +197,7 @@ function progress(label: string, fraction: number) {
   );
 }
 
-function printSummary(report: ImportReport, files: string, indexed: Record<string, number>) {
+function printSummary(report: ImportReport, files: string) {
   const rows = Object.entries(report.tables).map(([table, t]) => ({
     table,
     read: t.read,
@@ -227,7 +226,7 @@ function printSummary(report: ImportReport, files: string, indexed: Record<strin
   if (report.counters.length === 0) console.log("  none");
   for (const c of report.counters) console.log(`  ${c.counter}: ${c.rows}`);
   console.log(`Files: ${files}`);
-  const documents = Object.entries(indexed).map(([type, n]) => `${n} ${type}`);
+  const documents = Object.entries(report.indexed).map(([type, n]) => `${n} ${type}`);
   console.log(`Search index: ${documents.join(", ") || "empty"} documents written`);
 }
 
@@ -255,22 +254,10 @@ async function main() {
       prefix: args.prefix,
       force: args.force,
       onProgress: (rowsRead) => progress(`${rowsRead} rows`, bytes / size),
+      onIndexProgress: (kind, documents) => process.stderr.write(`\rsearch index: ${documents} ${kind} documents   `),
     });
     process.stderr.write("\n");
     await side.forgetCachedSettings();
-
-    // The rows went in without their search documents: the full-text index is written from them, by the same
-    // module as `npm run search:rebuild` (docs/search.md#rebuilding-the-index), before the files are copied.
-    const indexed: Record<string, number> = {};
-    await rebuildSearchIndex(
-      { all: (statement) => side.target.query(statement), run: (statements) => side.target.execute(statements) },
-      2000,
-      (type, done) => {
-        indexed[type] = done;
-        process.stderr.write(`\rsearch index: ${done} ${type} documents   `);
-      },
-    );
-    process.stderr.write("\n");
 
     let files = `${report.files.length} referenced, none copied (no --uploads): avatars and covers show the default
   images; content image rows keep their keys and links, their URLs answer 404 until the files are copied`;
@@ -286,7 +273,7 @@ async function main() {
       if (missing.length) files += `; ${missing.length} missing in ${args.uploads} (${names.join(", ")} …)`;
     }
     await forgetMissingFiles(side.target, missing);
-    printSummary(report, files, indexed);
+    printSummary(report, files);
     const peak = (process.resourceUsage().maxRSS / 1024).toFixed(0);
     console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s; this process peaked at ${peak} MB.`);
   } finally {

@@ -10,6 +10,7 @@
  */
 import { getTableName } from "drizzle-orm";
 import { countDiffering, everyCounter, recountEvery } from "../../behaviours/counters";
+import { rebuildSearchIndex } from "../../behaviours/search-rebuild";
 import { backgroundDb } from "../../db/client";
 import { mapOptions, type OptionsOutcome } from "./options";
 import { type DumpEvent, readDump, type SqlValue } from "./sql-dump";
@@ -61,6 +62,8 @@ export interface ImportReport {
   options: OptionsOutcome;
   counters: CounterDifference[];
   files: FileReference[];
+  /** Search documents written, by kind (docs/search.md#rebuilding-the-index). */
+  indexed: Record<string, number>;
 }
 
 export interface ImportOptions {
@@ -70,6 +73,8 @@ export interface ImportOptions {
   force?: boolean;
   /** Called after each write with the rows read so far. */
   onProgress?: (rowsRead: number) => void;
+  /** Called as the search index is written, with a kind and its documents so far. */
+  onIndexProgress?: (kind: string, documents: number) => void;
 }
 
 export class DatabaseNotEmpty extends Error {}
@@ -192,7 +197,14 @@ export async function importDump(
   const prefix = options.prefix ?? "mc_";
   await prepare(target, options.force ?? false);
 
-  const report: ImportReport = { tables: {}, unknownTables: {}, options: mapOptions([]), counters: [], files: [] };
+  const report: ImportReport = {
+    tables: {},
+    unknownTables: {},
+    options: mapOptions([]),
+    counters: [],
+    files: [],
+    indexed: {},
+  };
   const optionRows: { name: string; value: string }[] = [];
   const dumpedTopicCounts = new Map<number, [number, number]>();
   const pending = new Map<string, Pending>();
@@ -289,6 +301,16 @@ export async function importDump(
     const written = table.read - Object.values(table.skipped).reduce((sum, n) => sum + n, 0);
     if (written > table.imported) table.skipped[DUPLICATE] = written - table.imported;
   }
+  // The rows went in without their search documents: the index is written from them, as `npm run search:rebuild`
+  // does, before the import is marked done (a failure here leaves it unfinished, so the next run starts clean).
+  await rebuildSearchIndex(
+    { all: (statement) => target.query(statement), run: (list) => target.execute(list) },
+    2000,
+    (kind, n) => {
+      report.indexed[kind] = n;
+      options.onIndexProgress?.(kind, n);
+    },
+  );
   await target.execute([setMark("done")]);
   return report;
 }
