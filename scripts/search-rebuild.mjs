@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { databaseFlags, inline, query, runSql } from "./lib/d1-cli.mjs";
+import { databaseFlags, query, runSql } from "./lib/d1-cli.mjs";
 import { bundleForNode } from "./lib/node-bundle.mjs";
 
 const args = process.argv.slice(2);
@@ -19,9 +19,14 @@ runSql(flags, schema);
 
 const dir = mkdtempSync(join(tmpdir(), "mdclub-rebuild-"));
 try {
-  const outfile = join(dir, "search-rebuild.mjs");
-  await bundleForNode("src/behaviours/search-rebuild.ts", outfile);
-  const { rebuildSearchIndex } = await import(pathToFileURL(outfile).href);
+  const load = async (entry, name) => {
+    const outfile = join(dir, name);
+    await bundleForNode(entry, outfile);
+    return import(pathToFileURL(outfile).href);
+  };
+  const { rebuildSearchIndex } = await load("src/behaviours/search-rebuild.ts", "search-rebuild.mjs");
+  // wrangler binds no parameters: they are written into the SQL as the importer's --remote path does.
+  const { inlineParams: inline } = await load("src/lib/sql-text.ts", "sql-text.mjs");
   const started = performance.now();
   await rebuildSearchIndex(
     {

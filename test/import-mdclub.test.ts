@@ -17,10 +17,10 @@ import {
   type ImportReport,
   type ImportTarget,
   importDump,
-  inlineParams,
 } from "../src/import/mdclub/importer";
 import { readDump } from "../src/import/mdclub/sql-dump";
 import { sha1Hex } from "../src/lib/crypto";
+import { inlineParams } from "../src/lib/sql-text";
 import { get, post } from "./helpers/api";
 import { type DumpFormat, type DumpTable, MDCLUB_COLUMNS, rechunk, writeDump } from "./helpers/mdclub-dump";
 

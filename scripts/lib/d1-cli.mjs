@@ -51,12 +51,3 @@ export function runSql(flags, text) {
 export function exportTo(flags, output, extra) {
   wrangler(["d1", "export", "DB", ...flags, "--output", output, ...extra], { stdio: ["ignore", "inherit", "inherit"] });
 }
-
-/** A value as a SQL literal: numbers as written, strings quoted (quotes doubled). */
-const literal = (value) => (typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
-
-/** A statement with its `?` parameters written in as literals, for wrangler, which binds none. */
-export const inline = ({ sql, params }) => {
-  let next = 0;
-  return sql.replace(/\?/g, () => literal(params[next++]));
-};

@@ -3,7 +3,7 @@
 // nothing run this way uses them, and Node could not load them.
 import { build } from "esbuild";
 
-const workerOnly = {
+export const workerOnly = {
   name: "worker-only-modules",
   setup(build) {
     build.onResolve({ filter: /^cloudflare:|\.wasm$/ }, (args) => ({ path: args.path, namespace: "worker-only" }));

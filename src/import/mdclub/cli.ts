@@ -19,16 +19,9 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, promisify } from "node:util";
+import { inlineParams, type Statement } from "../../lib/sql-text";
 import { d1Target } from "./d1-target";
-import {
-  type FileReference,
-  forgetMissingFiles,
-  type ImportReport,
-  type ImportTarget,
-  importDump,
-  inlineParams,
-  type Statement,
-} from "./importer";
+import { type FileReference, forgetMissingFiles, type ImportReport, type ImportTarget, importDump } from "./importer";
 
 const OPTIONS_KV_KEY = "options:v1";
 

@@ -3,7 +3,8 @@
  * the CLI opens with wrangler's `getPlatformProxy` (docs/decisions.md#the-mdclub-importer-writes-through-a-d1-binding).
  * Statements go in batches: each batch is one round trip and one transaction.
  */
-import type { ImportTarget, Statement } from "./importer";
+import type { Statement } from "../../lib/sql-text";
+import type { ImportTarget } from "./importer";
 
 const BATCH = 50;
 

@@ -12,15 +12,10 @@ import { getTableName } from "drizzle-orm";
 import { countDiffering, everyCounter, recountEvery } from "../../behaviours/counters";
 import { rebuildSearchIndex } from "../../behaviours/search-rebuild";
 import { backgroundDb } from "../../db/client";
+import { literal, type SqlValue, type Statement } from "../../lib/sql-text";
 import { mapOptions, type OptionsOutcome } from "./options";
-import { type DumpEvent, readDump, type SqlValue } from "./sql-dump";
+import { type DumpEvent, readDump } from "./sql-dump";
 import { mapRow, NOT_CARRIED, type Row, TABLES } from "./tables";
-
-/** A statement for a target: SQL with `?` parameters. */
-export interface Statement {
-  sql: string;
-  params: SqlValue[];
-}
 
 export interface ImportTarget {
   /** Runs the statements in order (a target may group them into batches). */
@@ -92,32 +87,6 @@ export const DUPLICATE = "a duplicate of an earlier row (the same id or pair, or
 
 /** The tables an import fills, emptied by a forced or resumed run. */
 const FILLED = [...new Set(Object.values(TABLES).map((map) => map.target)), "options"];
-
-/** A SQLite literal; NUL cannot appear inside a quoted literal, so it is spliced in with char(0). */
-export function literal(value: SqlValue): string {
-  if (value === null) return "NULL";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "NULL";
-  return value
-    .split("\0")
-    .map((part) => `'${part.replaceAll("'", "''")}'`)
-    .join(" || char(0) || ");
-}
-
-/**
- * The statement with its parameters written in as literals, for targets that take SQL text only (`wrangler d1
- * execute --file`). Only a `?` outside quotes is a parameter: text in the rows may hold question marks.
- */
-export function inlineParams(statement: Statement): string {
-  if (statement.params.length === 0) return statement.sql;
-  let at = 0;
-  let quoted = false;
-  let out = "";
-  for (const c of statement.sql) {
-    if (c === "'") quoted = !quoted;
-    out += c === "?" && !quoted ? literal(statement.params[at++] ?? null) : c;
-  }
-  return out;
-}
 
 const db = backgroundDb({} as D1Database);
 /** A Drizzle statement as SQL for any target (every statement built here has `toSQL`). */

@@ -9,7 +9,7 @@
  * (docs/decisions.md#the-mdclub-importer-reads-dumps-with-its-own-lexer).
  */
 
-export type SqlValue = string | number | null;
+import type { SqlValue } from "../../lib/sql-text";
 
 export type DumpEvent =
   | { kind: "table"; table: string; columns: string[] }

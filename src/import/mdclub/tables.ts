@@ -9,9 +9,9 @@
  */
 import { sha256Hex } from "../../lib/crypto";
 import { processContent } from "../../lib/markdown";
+import type { SqlValue } from "../../lib/sql-text";
 import { type OwnerFolder, ownerFolder } from "../../lib/storage";
 import { phpUnserialize } from "./php-serialize";
-import type { SqlValue } from "./sql-dump";
 
 export type Row = Record<string, SqlValue>;
 
