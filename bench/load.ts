@@ -6,6 +6,8 @@
  *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
  *   --reference-shape=project (the round trips the project made before one-batch reads: KV, then two batches)
+ *   --request-log (the project writes its per-request log line, off by default: the reference writes none, and
+ *   under `wrangler dev` each printed line costs its Node process about 1 ms)
  */
 import { cpus, loadavg } from "node:os";
 import { compareAnswers } from "./lib/compare";
@@ -23,6 +25,7 @@ const settings = {
   reseed: option("reseed", false),
   routes: option("routes", "comment,user-articles,articles,vote").split(","),
   referenceShape: option("reference-shape", ""),
+  requestLog: option("request-log", false),
 };
 
 const load = () =>
@@ -39,6 +42,7 @@ const pair = await startPair({
   reseed: settings.reseed,
   seedConnections: settings.seedConnections,
   referenceShape: settings.referenceShape,
+  requestLog: settings.requestLog,
 });
 if (settings.referenceShape) console.log(`The reference makes the ${settings.referenceShape}'s round trips.`);
 const { project, reference } = pair;

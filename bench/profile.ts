@@ -51,7 +51,8 @@ for (const suffix of ["", "-wal", "-shm"]) {
 }
 
 const projectDb = new NodeD1(join(run, "project.sqlite"));
-const env = { ...BENCH_VARS, DB: projectDb, KV: new MapKv(), BUCKET: {}, SERVER_TIMING: "true" };
+// No per-request log line: the reference writes none (bench/load.ts, --request-log).
+const env = { ...BENCH_VARS, DB: projectDb, KV: new MapKv(), BUCKET: {}, SERVER_TIMING: "true", REQUEST_LOG: "false" };
 const project = inProcess(worker, env);
 const tokens = await logInBenchUsers(ORIGIN, project);
 // The reference's copy, taken after the logins so that it holds the tokens.

@@ -50,6 +50,14 @@ const withId = (id: string, options: RequestOptions = {}) => ({
   headers: { ...options.headers, "x-request-id": id },
 });
 
+describe("REQUEST_LOG=false", () => {
+  it("writes no line, and still names the response with its id", async () => {
+    const quiet = { ...env, REQUEST_LOG: "false" };
+    const { res, lines } = await linesOf(() => get("/api/options", withId("quiet-1", { env: quiet })));
+    expect([res.status, res.headers.get("x-request-id"), lines]).toEqual([200, "quiet-1", []]);
+  });
+});
+
 describe("X-Request-Id", () => {
   it("echoes a client's sane id", async () => {
     for (const id of ["abc-123", "0f5e2c1a-6b1d-4c55-9d7e-3a2b1c0d9e8f", "trace.v1:42_x", "x".repeat(128)]) {

@@ -31,6 +31,8 @@ export async function startPair(options: {
   seedConnections: number;
   /** "project": the reference makes the project's round trips (bench/reference/worker.ts, Env.SHAPE). */
   referenceShape?: string;
+  /** Whether the project writes its per-request log line (REQUEST_LOG), which the reference does not. */
+  requestLog?: boolean;
 }): Promise<Pair> {
   const run = runDirectory();
   const projectState = join(run, "project-state");
@@ -49,7 +51,8 @@ export async function startPair(options: {
   await first.stop();
   copyState(projectState, referenceState);
 
-  const project = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
+  const vars = { ...BENCH_VARS, REQUEST_LOG: options.requestLog ? "true" : "false" };
+  const project = await startServer("project", config, projectState, log("project"), { vars });
   const shape = options.referenceShape ? { SHAPE: options.referenceShape } : undefined;
   const reference = await startServer("reference", REFERENCE_CONFIG, referenceState, log("reference"), {
     vars: shape,

@@ -52,7 +52,8 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`; a new
+ * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`, the assets
+ * `directory`; a new
  * path setting would need the same) made absolute, and without the
  * `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing binding counts nothing,
  * src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it.
@@ -70,7 +71,8 @@ export function projectConfig(dir: string): string {
     .replace(
       /^migrations_dir = "(.*)"$/m,
       (_, migrations: string) => `migrations_dir = ${JSON.stringify(resolve(migrations))}`,
-    );
+    )
+    .replace(/^directory = "(.*)"$/m, (_, assets: string) => `directory = ${JSON.stringify(resolve(assets))}`);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "wrangler.toml");
   writeFileSync(path, text);

@@ -14,6 +14,8 @@ export interface Bindings {
    * settings read and written under MDClub's original names and values (docs/options.md#mdclub-compatibility).
    */
   MDCLUB_COMPAT?: string;
+  /** "false" writes no per-request log line (a 500's error is still logged): http/middleware/request-log.ts. */
+  REQUEST_LOG?: string;
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME?: string;
   ADMIN_EMAIL?: string;
