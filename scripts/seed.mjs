@@ -3,11 +3,11 @@
 // 8787 by default); with none there, runs `wrangler dev` itself (on --port, or a free port) and stops it after.
 // Registration codes are mailed: the script runs an SMTP server on loopback, points the site's `smtp_*` settings
 // at it while it seeds, and puts them back after (README, Demo data).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { SeedError, seedCommunity } from "../seed/seed-community.ts";
+import { answers, freePort, startDev } from "./lib/dev-server.mjs";
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -15,54 +15,10 @@ const option = (name) => {
   return at >= 0 ? args[at + 1] : args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 };
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function answers(baseUrl) {
-  try {
-    const res = await fetch(`${baseUrl}/api/options`, { signal: AbortSignal.timeout(2000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-/** `wrangler dev` on `port`, as `npm run dev` runs it; resolves once the API answers. */
-async function startDev(port) {
+/** `wrangler dev` on `port`, as `npm run dev` runs it (its local state, `.dev.vars` made first). */
+function startLocalDev(port) {
   execFileSync("node", ["scripts/prepare-local.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
-  const env = { ...process.env, X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
-  const child = spawn("wrangler", ["dev", "--port", String(port), "--ip", "127.0.0.1"], {
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let waited = 0; waited < 90_000; waited += 500) {
-    if (child.exitCode !== null) break;
-    if (await answers(baseUrl)) return { baseUrl, stop: () => stopDev(child) };
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  await stopDev(child);
-  throw new Error(`wrangler dev did not start on port ${port}:\n${output.slice(-2000)}`);
-}
-
-/** Stops the `wrangler dev` this script started (its process group: wrangler runs workerd as a child). */
-function stopDev(child) {
-  if (child.exitCode !== null) return Promise.resolve();
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  process.kill(-child.pid, "SIGTERM");
-  return exited;
+  return startDev(port);
 }
 
 function decodeQuotedPrintable(text) {
@@ -127,8 +83,8 @@ async function main() {
     if (option("url")) throw new Error(`nothing answers at ${baseUrl}/api/options`);
     const chosen = option("port") ? port : await freePort();
     console.log(`No server on ${baseUrl}: starting wrangler dev on port ${chosen} for the seed.`);
-    dev = await startDev(chosen);
-    baseUrl = dev.baseUrl;
+    dev = await startLocalDev(chosen);
+    baseUrl = dev.origin;
   }
   const vars = { ...devVars(), ...process.env };
   if (!vars.ADMIN_USERNAME || !vars.ADMIN_PASSWORD) {

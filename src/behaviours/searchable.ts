@@ -41,10 +41,11 @@ const document = (title: string, body: string): SearchDocument => ({
  * Each kind's document from the fields of its row. Content is indexed as the text of its content_rendered (the
  * text the content rules measure, docs/content.md#validation), a user by their profile's text fields.
  */
+const post = (row: { title: string; content_rendered: string }) => document(row.title, stripTags(row.content_rendered));
 export const documentOf = {
-  question: (row: { title: string; content_rendered: string }) => document(row.title, stripTags(row.content_rendered)),
-  answer: (row: { content_rendered: string }) => document("", stripTags(row.content_rendered)),
-  article: (row: { title: string; content_rendered: string }) => document(row.title, stripTags(row.content_rendered)),
+  question: post,
+  answer: (row: { content_rendered: string }) => post({ title: "", ...row }),
+  article: post,
   topic: (row: { name: string; description: string }) => document(row.name, row.description),
   user: (row: { username: string; headline: string; bio: string; company: string; location: string }) =>
     document(row.username, joinedText([row.headline, row.bio, row.company, row.location])),

@@ -3,12 +3,12 @@
 // driven by playwright-core) with every request off this machine refused, and checks that the title and every
 // operation group render, that "Test Request" on GET /api/options shows the answer, and that the page asked nothing
 // of the internet. Saves a screenshot to dist/api-reference.png, or to SCREENSHOT (e.g. docs/api-reference.png).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { freePort, startDev } from "../../scripts/lib/dev-server.mjs";
 
 const TITLE = "MDClub-compatible community API";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -23,54 +23,23 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** A free loopback port, unless PORT names one. */
-function port() {
-  if (process.env.PORT) return Promise.resolve(Number(process.env.PORT));
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Polls until the server answers (wrangler dev builds first); gives up after a minute. */
-async function waitForServer(origin, server) {
-  for (let tries = 0; tries < 120; tries++) {
-    check(server.exitCode === null, `wrangler dev exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${origin}/api/options`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${origin} did not answer within a minute`);
-}
-
-const listen = await port();
-const origin = `http://127.0.0.1:${listen}`;
+const listen = process.env.PORT ? Number(process.env.PORT) : await freePort();
 const state = mkdtempSync(join(tmpdir(), "mdclub-browser-"));
-const env = { ...process.env, CI: "true", X_LOCAL_OBSERVABILITY: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+const env = { CI: "true" };
 execFileSync("node", ["scripts/copy-assets.mjs"], { stdio: "inherit" });
 execFileSync("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], {
-  env,
+  env: { ...process.env, ...env },
   stdio: "ignore",
 });
-const server = spawn(
-  "wrangler",
-  ["dev", "--ip", "127.0.0.1", "--port", String(listen), "--persist-to", state, "--show-interactive-dev-session=false"],
-  { env, stdio: ["ignore", "ignore", "inherit"], detached: true },
-);
+let server;
 let browser;
 try {
-  await waitForServer(origin, server);
+  server = await startDev(listen, ["--persist-to", state, "--show-interactive-dev-session=false"], env);
+  const { origin } = server;
   const document = await (await fetch(`${origin}/api/openapi.json`)).json();
   const groups = [
     ...new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags))),
@@ -110,7 +79,6 @@ try {
   console.log(`ok: ${TITLE} at ${origin}/api/docs, ${groups.length} operation groups, GET /api/options tried: 200`);
 } finally {
   await browser?.close();
-  // wrangler dev runs workerd as a child: end the whole group it leads.
-  if (server.exitCode === null) process.kill(-server.pid, "SIGTERM");
+  await server?.stop();
   rmSync(state, { recursive: true, force: true });
 }
