@@ -8,10 +8,14 @@
  * A database with content is refused unless `force`; a run marks the database as importing first and done last, so
  * a run after a failure finds the mark, empties what the failed run wrote and starts clean: nothing is duplicated.
  */
-import { getTableName } from "drizzle-orm";
+import { count, eq, getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { countDiffering, everyCounter, recountEvery } from "../../behaviours/counters";
+import { liveRows } from "../../behaviours/live";
 import { rebuildSearchIndex } from "../../behaviours/search-rebuild";
 import { backgroundDb } from "../../db/client";
+import { siteTotals, users } from "../../db/schema";
+import { entities } from "../../domain/entities";
 import { literal, type SqlValue, type Statement } from "../../lib/sql-text";
 import { mapOptions, type OptionsOutcome } from "./options";
 import { type DumpEvent, readDump } from "./sql-dump";
@@ -388,19 +392,23 @@ async function recountAll(target: ImportTarget, dumpedTopicCounts: Map<number, [
       params: [],
     });
   }
-  const totals: [string, string, string][] = [
-    ["question", "questions", "delete_time"],
-    ["answer", "answers", "delete_time"],
-    ["article", "articles", "delete_time"],
-    ["comment", "comments", "delete_time"],
-    ["topic", "topics", "delete_time"],
-    ["user", "users", "disable_time"],
+  // Each kind's live rows as its list counts them (the entity model's trash column; users: not disabled).
+  const totals: [string, SQLiteTable, SQL | undefined][] = [
+    ...(["question", "answer", "article", "comment", "topic"] as const).map(
+      (kind) => [kind, entities[kind].table, liveRows(entities[kind])] as [string, SQLiteTable, SQL | undefined],
+    ),
+    ["user", users, eq(users.disable_time, 0)],
   ];
-  for (const [kind, table, off] of totals) {
-    statements.push({
-      sql: `UPDATE "site_totals" SET "live" = (SELECT count(*) FROM "${table}" WHERE "${off}" = 0) WHERE "kind" = ?`,
-      params: [kind],
-    });
+  for (const [kind, table, live] of totals) {
+    const rows = db.select({ n: count() }).from(table).where(live);
+    statements.push(
+      sqlOf(
+        db
+          .update(siteTotals)
+          .set({ live: sql`${rows}` })
+          .where(eq(siteTotals.kind, kind)),
+      ),
+    );
   }
 
   const differences: CounterDifference[] = [];
