@@ -36,6 +36,8 @@ export default defineConfig(async () => {
             PASSWORD_PEPPER: "test-pepper-not-a-secret",
             // Factories write straight into D1, behind the API's back: only test/edge-cache.test.ts turns it on.
             EDGE_CACHE_SECONDS: "0",
+            // Tests restore KV between them behind the isolate's back: only test/options-held.test.ts holds settings.
+            OPTIONS_CACHE_SECONDS: "0",
           },
         },
       }),

@@ -11,12 +11,20 @@ import { createQuestion } from "./helpers/content";
 import { createUser, DEFAULT_PASSWORD } from "./helpers/factories";
 import { FaultyD1 } from "./helpers/faulty-db";
 
-/** A call whose D1 sessions are recorded. */
-async function watched(method: string, path: string, options: Parameters<typeof call>[2] = {}) {
-  const db = new FaultyD1(env.DB);
+/** A call whose D1 sessions are recorded, on `db` (a new binding, answered by the primary, unless given). */
+async function watched(
+  method: string,
+  path: string,
+  options: Parameters<typeof call>[2] = {},
+  db: FaultyD1 = new FaultyD1(env.DB),
+) {
+  const first = db.sessions.length;
   const res = await call(method, path, { ...options, env: { ...env, DB: db as unknown as D1Database } });
-  return { res, sessions: db.sessions };
+  return { res, sessions: db.sessions.slice(first) };
 }
+
+/** A binding whose reads a replica answers (test/helpers/faulty-db.ts). */
+const replicated = () => Object.assign(new FaultyD1(env.DB), { replica: true });
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
@@ -62,7 +70,7 @@ describe("every request runs in a D1 session", () => {
 });
 
 describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
-  it("reads its own write: its next read starts at that write's bookmark, kept for a minute", async () => {
+  it("reads its own write: a replica's answer is read again from that write's bookmark, kept for a minute", async () => {
     const user = await createUser();
     const other = await createUser();
     const question = await createQuestion(user.user_id);
@@ -73,12 +81,17 @@ describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
     const bookmark = write.headers.get("x-d1-bookmark");
     expect(bookmark).toMatch(BOOKMARK);
 
-    const mine = await watched("GET", `/api/questions/${question}/answers`, { token: user.token });
-    expect(mine.sessions).toEqual([bookmark]);
+    const db = replicated();
+    const mine = await watched("GET", `/api/questions/${question}/answers`, { token: user.token }, db);
+    expect(mine.sessions).toEqual(["first-unconstrained", bookmark]);
     expect(mine.res.body.data.map((answer: { content_markdown: string }) => answer.content_markdown)).toEqual(["Mine"]);
+    expect(mine.res.roundTrips).toBe(2);
     // Someone else's reads may come from any replica.
-    const theirs = await watched("GET", `/api/questions/${question}/answers`, { token: other.token });
+    const theirs = await watched("GET", `/api/questions/${question}/answers`, { token: other.token }, db);
     expect(theirs.sessions).toEqual(["first-unconstrained"]);
+    // Where replicas answer, the isolate looks the bookmark up before reading: one session, one round trip.
+    const again = await watched("GET", `/api/questions/${question}/answers`, { token: user.token }, db);
+    expect([again.sessions, again.res.roundTrips]).toEqual([[bookmark], 1]);
 
     const kept = await env.KV.list({ prefix: "d1-bookmark:" });
     expect(kept.keys).toHaveLength(1);
@@ -92,16 +105,24 @@ describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
     const refused = await post("/api/questions/999999/answers", { token: user.token, body: { content_markdown: "x" } });
     expect(refused.status).toBe(404);
     expect((await env.KV.list({ prefix: "d1-bookmark:" })).keys).toEqual([]);
-    const next = await watched("GET", "/api/questions", { token: user.token });
-    expect(next.sessions).toEqual(["first-unconstrained"]);
+    const next = await watched("GET", "/api/questions", { token: user.token }, replicated());
+    expect([next.sessions, next.res.roundTrips]).toEqual([["first-unconstrained"], 1]);
+  });
+
+  it("looks for no bookmark where the primary answers: it is never behind a write", async () => {
+    const user = await createUser();
+    const question = await createQuestion(user.user_id);
+    await post(`/api/questions/${question}/answers`, { token: user.token, body: { content_markdown: "Mine" } });
+    const read = await watched("GET", `/api/questions/${question}/answers`, { token: user.token });
+    expect([read.sessions, read.res.roundTrips, read.res.body.data.length]).toEqual([["first-unconstrained"], 1, 1]);
   });
 
   it("reads its login: the new token's first read starts at the login's bookmark", async () => {
     const user = await createUser();
     const login = await post("/api/tokens", { body: { name: user.username, password: DEFAULT_PASSWORD } });
-    const me = await watched("GET", "/api/user", { token: login.body.data.token });
+    const me = await watched("GET", "/api/user", { token: login.body.data.token }, replicated());
     expect(me.res.body.data.user_id).toBe(user.user_id);
-    expect(me.sessions).toEqual([login.headers.get("x-d1-bookmark")]);
+    expect(me.sessions).toEqual(["first-unconstrained", login.headers.get("x-d1-bookmark")]);
   });
 
   it("looks for a token no replica row holds again on the primary before answering as anonymous", async () => {

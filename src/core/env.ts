@@ -7,6 +7,8 @@ export interface Bindings {
   SERVER_TIMING?: string;
   /** Seconds an anonymous GET's answer is kept in the data centre's cache; "0" or absent: no edge cache. */
   EDGE_CACHE_SECONDS?: string;
+  /** Seconds an isolate serves the settings it read without asking KV again; "0" or absent: every request asks. */
+  OPTIONS_CACHE_SECONDS?: string;
   /** "true" answers errors with HTTP 200 (the original's way) for front ends built on the MDClub SDK. */
   LEGACY_ERROR_STATUS?: string;
   /**

@@ -22,6 +22,13 @@ export class D1Meter {
    * `PRAGMA page_count`, so this is the size it can tell (docs/stats-captcha-mail.md#system-information).
    */
   databaseBytes: number | undefined;
+  /**
+   * Whether any statement may have been answered by a read replica: D1 says so in each result's
+   * `meta.served_by_primary`, and a statement that reports no meta (`first()`, `raw()`) counts as one. A primary is
+   * never behind, so a read answered only by it needs no check of the caller's own last write
+   * (http/middleware/d1-session.ts).
+   */
+  servedByReplica = false;
 
   async time<T>(run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -38,6 +45,7 @@ export class D1Meter {
     for (const result of Array.isArray(results) ? results : [results]) {
       this.rowsRead += result.meta?.rows_read ?? 0;
       this.databaseBytes = result.meta?.size_after ?? this.databaseBytes;
+      if (result.meta?.served_by_primary !== true) this.servedByReplica = true;
     }
     return results;
   }
@@ -103,6 +111,7 @@ class MeteredStatement {
   }
 
   first<T>(column?: string): Promise<T | null> {
+    this.meter.servedByReplica = true;
     return this.time(() => (column === undefined ? this.inner.first<T>() : this.inner.first<T>(column)));
   }
 
@@ -115,6 +124,7 @@ class MeteredStatement {
   }
 
   raw<T>(options?: { columnNames?: boolean }): Promise<T[]> {
+    this.meter.servedByReplica = true;
     return this.time(() => this.inner.raw<T>(options as { columnNames?: false }));
   }
 }

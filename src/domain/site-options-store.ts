@@ -1,6 +1,7 @@
 /**
  * Settings storage: rows in D1 (`options`), read by requests through KV (written through on PATCH), so a
- * request costs no D1 round trip for them unless KV has lost the record.
+ * request costs no D1 round trip for them unless KV has lost the record; and each isolate holds the record it read
+ * for `OPTIONS_CACHE_SECONDS`, so that most requests cost no KV read either (docs/performance.md#settings).
  */
 import { sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";
@@ -15,22 +16,52 @@ const KV_KEY = "options:v1";
  */
 const KV_TTL_SECONDS = 3600;
 
+/** How long an isolate serves the record it holds without asking KV: `OPTIONS_CACHE_SECONDS`, 0 (off) by default. */
+export const holdSecondsOf = (env: { OPTIONS_CACHE_SECONDS?: string }): number =>
+  Math.max(0, Math.floor(Number(env.OPTIONS_CACHE_SECONDS) || 0));
+
 /**
- * The cached record and the values of `more` KV keys, in one KV read (a request reads its settings and, with a token,
- * that token's last write: http/middleware/d1-session.ts).
+ * The record this isolate read or wrote last, per KV namespace, and until when (ms) it serves it. Another isolate's
+ * PATCH reaches this one when it expires: the settings may be that many seconds old, as edge-cached pages are.
+ */
+const held = new WeakMap<KVNamespace, { record: SiteOptions; until: number }>();
+
+function hold(kv: KVNamespace, record: SiteOptions | null, seconds: number): void {
+  if (record && seconds > 0) held.set(kv, { record, until: Date.now() + seconds * 1000 });
+}
+
+function heldRecord(kv: KVNamespace): SiteOptions | null {
+  const entry = held.get(kv);
+  return entry && entry.until > Date.now() ? entry.record : null;
+}
+
+/**
+ * The settings (held by the isolate, else from KV) and the values of `more` KV keys, in at most one KV read (a
+ * request may also read its token's last write: http/middleware/d1-session.ts).
  */
 export async function readCachedOptions(
   kv: KVNamespace,
+  holdSeconds: number,
   more: (string | null)[] = [],
 ): Promise<[SiteOptions | null, ...(string | null)[]]> {
   const keys = more.filter((key): key is string => key !== null);
-  if (keys.length === 0) return [await kv.get<SiteOptions>(KV_KEY, "json")];
-  const values = await kv.get([KV_KEY, ...keys], "text");
-  const record = values.get(KV_KEY);
-  return [record ? (JSON.parse(record) as SiteOptions) : null, ...more.map((key) => (key && values.get(key)) ?? null)];
+  const known = holdSeconds > 0 ? heldRecord(kv) : null;
+  if (known && keys.length === 0) return [known];
+  if (keys.length === 0) {
+    const record = await kv.get<SiteOptions>(KV_KEY, "json");
+    hold(kv, record, holdSeconds);
+    return [record];
+  }
+  const values = await kv.get(known ? keys : [KV_KEY, ...keys], "text");
+  const stored = values.get(KV_KEY);
+  const record = known ?? (stored ? (JSON.parse(stored) as SiteOptions) : null);
+  hold(kv, record, holdSeconds);
+  return [record, ...more.map((key) => (key && values.get(key)) ?? null)];
 }
 
-export async function cacheOptions(kv: KVNamespace, record: SiteOptions): Promise<void> {
+/** Writes the record through to KV, and holds it in this isolate. */
+export async function cacheOptions(kv: KVNamespace, record: SiteOptions, holdSeconds: number): Promise<void> {
+  hold(kv, record, holdSeconds);
   await kv.put(KV_KEY, JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS });
 }
 

@@ -16,8 +16,11 @@ export interface Resolution {
   options: SiteOptions | null;
 }
 
-/** How a second try goes: with what the first one found, or checking the token again on the primary. */
-export type Retry = { known: Resolution; onPrimary: false } | { known: null; onPrimary: true };
+/**
+ * How a second try goes: with what the first one found (and, when a replica answered before the caller's own last
+ * write, reading from that write's bookmark), or checking the token again on the primary.
+ */
+export type Retry = { known: Resolution; onPrimary: false; bookmark?: string } | { known: null; onPrimary: true };
 
 export interface Attempt {
   /** The request's id (lib/request-id.ts), the same on every try. */
@@ -29,6 +32,8 @@ export interface Attempt {
   known: Resolution | null;
   /** On a second try that checks the token again, on the primary. */
   onPrimary: boolean;
+  /** On a second try after a replica answered before the caller's own last write: that write's bookmark. */
+  bookmark: string | null;
   /** Set when this try's work is void and the request must be served again. */
   retry: Retry | null;
 }
@@ -58,6 +63,7 @@ export function beginAttempt(request: Request, retry: Retry | null = null, first
     meter: first?.meter ?? new D1Meter(),
     known: retry?.known ?? null,
     onPrimary: retry?.onPrimary ?? false,
+    bookmark: (retry && !retry.onPrimary && retry.bookmark) || null,
     retry: null,
   };
   attempts.set(request, attempt);

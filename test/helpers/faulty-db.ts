@@ -17,6 +17,11 @@ export class FaultyD1 {
   roundTrips = 0;
   /** Where each session asked of it started (`first-unconstrained`, `first-primary` or a bookmark). */
   readonly sessions: string[] = [];
+  /**
+   * Whether a read replica answers the sessions that do not start at the primary, as their results then say
+   * (`meta.served_by_primary: false`); locally the primary answers everything. The data is the same either way.
+   */
+  replica = false;
 
   constructor(
     private readonly inner: D1Database,
@@ -57,7 +62,11 @@ export class FaultyD1 {
       batch: <T>(statements: FaultyStatement[]) =>
         this.trip(
           statements.map((statement) => statement.recorded),
-          () => session.batch<T>(statements.map((statement) => statement.inner)),
+          async () => {
+            const results = await session.batch<T>(statements.map((statement) => statement.inner));
+            if (!this.replica || start === "first-primary") return results;
+            return results.map((result) => ({ ...result, meta: { ...result.meta, served_by_primary: false } }));
+          },
         ),
       getBookmark: () => session.getBookmark(),
     };

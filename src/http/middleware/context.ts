@@ -12,13 +12,13 @@ import { type Caller, isAdmin } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { createDb, preambleWaits, precede, settle } from "../../db/client";
 import type { SiteOptions } from "../../domain/site-options";
-import { readCachedOptions } from "../../domain/site-options-store";
+import { holdSecondsOf, readCachedOptions } from "../../domain/site-options-store";
 import { sha256Hex } from "../../lib/crypto";
 import { now } from "../../lib/time";
 import { readClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
 import { cookieMayAuthenticate } from "./csrf";
-import { lastWriteKey, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
+import { lastWriteBeforeRead, ownWriteToRead, sentBookmark, sessionStart, shareBookmark } from "./d1-session";
 import { claimedCaller, type Presented, tokenCheck } from "./token-check";
 
 /** The presented token; the cookie only where it may authenticate (http/middleware/csrf.ts). */
@@ -36,15 +36,15 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = readToken(c);
   const tokenHash = token ? await sha256Hex(token) : null;
   const sent = sentBookmark(c);
-  // The settings and the token's last write, in one KV read.
-  const lastWriteAt = tokenHash && !sent && !onPrimary ? lastWriteKey(tokenHash) : null;
+  // The settings (unless the isolate holds them) and, where replicas answer, the token's last write: one KV read.
+  const lastWriteAt = lastWriteBeforeRead(c, tokenHash, onPrimary);
   const [[stored, lastWrite = null], claim] = await Promise.all([
-    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, [lastWriteAt]),
+    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, holdSecondsOf(c.env), [lastWriteAt]),
     // On the primary the token is checked before anything is built: a second try must not need a third.
     token && !known && !onPrimary ? readClaim(token, c.env.PASSWORD_PEPPER) : null,
   ]);
   const cached = known ? known.options : stored;
-  const start = sessionStart(c, onPrimary, sent ?? lastWrite);
+  const start = sessionStart(c, onPrimary, sent ?? lastWrite ?? attempt.bookmark);
   const session = c.env.DB.withSession(start);
   const db = createDb(session, attempt.meter);
   c.set("db", db);
@@ -67,6 +67,19 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   // No answer goes out on a claim D1 has not confirmed: a route that never reached D1 has it checked now.
   if (c.get("caller") && preambleWaits(db)) await settle(db);
+  const servedByReplica = attempt.meter.servedByReplica;
+  c.header("x-debug", `replica=${servedByReplica} lastWriteAt=${lastWriteAt} held=${holdSecondsOf(c.env)}`);
+  const lookedUp = Boolean(lastWriteAt);
+  const ownWrite = attempt.retry ? null : await ownWriteToRead(c, c.get("tokenHash"), { lookedUp, servedByReplica });
+  if (ownWrite) {
+    // A replica answered before the caller's own last write: served again from that write (http/attempt.ts).
+    attempt.retry = {
+      known: { caller: c.get("caller"), options: c.get("options") },
+      onPrimary: false,
+      bookmark: ownWrite,
+    };
+    return;
+  }
   // What a logged-in caller sees (their e-mail, unread counts, errors naming them) is theirs alone: no shared
   // cache may keep it, and the browser keeps no copy on disk.
   if (c.get("caller")) c.res.headers.set("Cache-Control", "private, no-store");

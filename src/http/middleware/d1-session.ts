@@ -3,8 +3,10 @@
  * runs in a session: a read starts at the nearest replica (`first-unconstrained`), a write at the primary, and a
  * request that names a bookmark reads a state at least as new as it. The bookmark comes from the `x-d1-bookmark`
  * header a client echoes, or else from the caller's last write, kept in KV for a minute under the token's hash, so
- * that a client that knows nothing of bookmarks (the MDClub SDK) still reads its own writes. Every answer carries
- * its session's bookmark in `x-d1-bookmark`.
+ * that a client that knows nothing of bookmarks (the MDClub SDK) still reads its own writes. Only a replica can be
+ * behind that write: a read the primary answered needs no look at KV, and one a replica answered is served again
+ * from the write's bookmark when there is one. An isolate that has seen a replica answer looks the bookmark up
+ * before reading instead, beside its other work. Every answer carries its session's bookmark in `x-d1-bookmark`.
  */
 import type { Context } from "hono";
 import { validationError } from "../../core/errors";
@@ -19,6 +21,37 @@ const BOOKMARK = /^[0-9A-Za-z-]{1,200}$/;
 const LAST_WRITE_SECONDS = 60;
 
 const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD";
+
+/** The D1 bindings a replica has answered in this isolate: those reads look the caller's last write up first. */
+const replicated = new WeakSet<object>();
+
+/**
+ * The KV key of the caller's last write, when it must be read before the request's session starts: a read by a token
+ * that sent no bookmark, in an isolate where a replica has answered; null otherwise.
+ */
+export function lastWriteBeforeRead(c: Context<AppEnv>, tokenHash: string | null, onPrimary: boolean): string | null {
+  const looksFirst = tokenHash && !onPrimary && !c.get("attempt").bookmark && isRead(c) && replicated.has(c.env.DB);
+  return looksFirst && !c.req.header(BOOKMARK_HEADER) ? lastWriteKey(tokenHash) : null;
+}
+
+/**
+ * After a read a replica answered (`meter.servedByReplica`) for a token whose last write was not looked up before
+ * it: that write's bookmark if it is less than a minute old, to serve the request again from it; null when the
+ * answer stands. A read the primary answered, or one that started at a bookmark, is never behind the caller's writes.
+ */
+export async function ownWriteToRead(
+  c: Context<AppEnv>,
+  tokenHash: string | null,
+  { lookedUp, servedByReplica }: { lookedUp: boolean; servedByReplica: boolean },
+): Promise<string | null> {
+  if (!servedByReplica) return null;
+  replicated.add(c.env.DB);
+  // Only a first try looks: a second one knows the caller already, and must not need a third (http/attempt.ts).
+  const attempt = c.get("attempt");
+  if (!tokenHash || lookedUp || attempt.known || attempt.onPrimary || !isRead(c)) return null;
+  if (c.req.header(BOOKMARK_HEADER)) return null;
+  return c.env.KV.get(lastWriteKey(tokenHash));
+}
 
 /** The bookmark the client sent, checked; null when it sent none. */
 export function sentBookmark(c: Context<AppEnv>): string | null {
