@@ -4,7 +4,7 @@
  * cost one round trip after authentication, whatever per_page and include are.
  */
 import { and, count, eq, type SQL, sql } from "drizzle-orm";
-import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
+import type { SelectedFields, SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs } from "../../db/client";
 import type { EntityWith } from "../../domain/entities";
@@ -30,7 +30,21 @@ function from<Q extends SQLiteSelect>(query: Q, source: ListSource): Q {
   return joined.where(source.where) as Q;
 }
 
-export function pageStatements(db: Db, source: ListSource, page: PageRequest) {
+/**
+ * The columns of a source's rows, with a relation's values beside them: `{row, related}` when there are any
+ * (http records never see them), else the row alone.
+ */
+function withRelated(columns: ByIdSource["columns"], relation: Relation | undefined): SelectedFields {
+  return relation && Object.keys(relation.columns).length > 0 ? { row: columns, related: relation.columns } : columns;
+}
+
+/** A selected row and its relation values, from either shape {@link withRelated} selects. */
+function splitRow<R>(selected: unknown): [R, Record<string, unknown> | undefined] {
+  const nested = selected as { row?: R; related?: Record<string, unknown> };
+  return nested.related ? [nested.row as R, nested.related] : [selected as R, undefined];
+}
+
+export function pageStatements(db: Db, source: ListSource, page: PageRequest, relation?: Relation) {
   const paged = <Q extends SQLiteSelect>(query: Q) =>
     from(query, source)
       .orderBy(...source.orderBy)
@@ -44,7 +58,7 @@ export function pageStatements(db: Db, source: ListSource, page: PageRequest) {
           .from(counter.column.table)
           .where(eq(counter.owner, counter.id))
       : from(db.select({ total: count() }).from(source.table).$dynamic(), source),
-    rows: paged(db.select(source.columns).from(source.table).$dynamic()),
+    rows: paged(db.select(withRelated(source.columns, relation)).from(source.table).$dynamic()),
     ids: paged(db.select({ id: source.id }).from(source.table).$dynamic()),
   };
 }
@@ -66,13 +80,22 @@ export async function loadPage<R extends Record<string, unknown>, T>(
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
   check?: ExistenceCheck,
 ): Promise<Page<T>> {
-  const { total, rows, ids } = pageStatements(db, source, request);
-  const found = await batch(db, { owner: check?.statement, total, rows, relations: relation?.(ids) });
-  if (check && found.owner?.length === 0) throw new ApiError(check.notFound);
+  const ids = pageStatements(db, source, request).ids;
+  const related = relation?.(ids);
+  const { total, rows } = pageStatements(db, source, request, related);
+  // A counter on the checked row answers both the check and the total.
+  const checkedTotal = (source.counter && check?.withTotal?.(source.counter)) || null;
+  const owner = checkedTotal ? undefined : check?.statement;
+  const found = await batch(db, { owner, total: checkedTotal ?? total, rows, relations: related?.read });
+  if (check && (checkedTotal ? found.total : found.owner)?.length === 0) throw new ApiError(check.notFound);
   const [counted] = found.total;
   const relationsOf = found.relations;
+  const key = idKey(source);
   return {
-    data: (found.rows as R[]).map((row) => present(row, relationsOf?.(row[idKey(source)] as number))),
+    data: found.rows.map((selected) => {
+      const [row, values] = splitRow<R>(selected);
+      return present(row, relationsOf?.(row[key] as number, values));
+    }),
     pagination: paginate(request, counted?.total ?? 0),
   };
 }
@@ -96,17 +119,20 @@ export function itemsByIds<R extends Record<string, unknown>, T>(
   relation: ((ids: IdSource) => Relation) | null,
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
 ): BatchRead<T[]> {
+  const related = relation?.(ids);
   const rows = db
-    .select(source.columns)
+    .select(withRelated(source.columns, related))
     .from(source.table)
     .where(and(inIds(source.id, ids), source.where));
   const key = idKey(source);
-  return readAs({ rows, relations: relation?.(ids) }, (found) => {
+  return readAs({ rows, relations: related?.read }, (found) => {
     // R is what source.columns selects, which a generic record of columns cannot show.
-    const byId = new Map((found.rows as R[]).map((row) => [row[key] as number, row]));
+    const byId = new Map(
+      found.rows.map((selected) => splitRow<R>(selected)).map((pair) => [pair[0][key] as number, pair]),
+    );
     return (Array.isArray(ids) ? ids : [...byId.keys()]).flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [present(row, found.relations?.(id))] : [];
+      const pair = byId.get(id);
+      return pair ? [present(pair[0], found.relations?.(id, pair[1]))] : [];
     });
   });
 }

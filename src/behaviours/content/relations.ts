@@ -1,27 +1,71 @@
 /**
- * `include` for a whole page in the page's own batch (never a query per row): each relation is at most one
- * statement over the page's ids, an id list or the page query itself as a subquery (behaviours/id-source), and
- * resolves to the relationships of one row by its id. Targets that are missing or trashed come back as null.
+ * `include` for a whole page in the page's own batch (never a query per row). A relation is either values selected
+ * beside each row (a correlated subquery on the row: the author, the caller's vote, whether the caller follows it),
+ * which costs no statement of its own, or at most one statement over the page's ids, an id list or the page query
+ * itself as a subquery (behaviours/id-source), resolved to the relationships of one row by its id (a row's topics,
+ * which are a list). Targets that are missing or trashed come back as null.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type BatchRead, type Db, readAs } from "../../db/client";
-import { answers, questions, topicables, topics, users, votes } from "../../db/schema";
+import { answers, follows, questions, topicables, topics, users, votes } from "../../db/schema";
 import { entities, type TopicableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
-import { type FollowTarget, followedAmong } from "../followable";
+import type { FollowTarget } from "../followable";
 import { type IdSource, inIds } from "../id-source";
 import { liveRows } from "../live";
 import { presentUserSummary, questionSummary, type Relationships, topicSummary } from "./present";
 
 /** Statements that ride in the batch of the rows, read as the relationships of one row by its id. */
-export type Relation = BatchRead<(id: number) => Relationships>;
+export type StatementRelation = BatchRead<(id: number) => Relationships>;
 
-/** Several relations as one: their statements in order, their relationships merged per row. */
-export function combineRelations(relations: (Relation | null | false | undefined)[]): Relation {
-  const present = relations.filter((r): r is Relation => Boolean(r));
-  return readAs(present, (resolvers) => (id) => Object.assign({}, ...resolvers.map((of) => of(id))));
+/** Values selected beside each row, under names of their own, read as the row's relationships. */
+export class RowRelation {
+  constructor(
+    readonly columns: Record<string, SQL>,
+    readonly read: (values: Record<string, unknown>) => Relationships,
+  ) {}
 }
+
+/**
+ * A page's relations: the values to select beside each row (`columns`, named `r<index>_<name>` after the relation
+ * and its value), and the statements of the batch, read as one row's relationships from its id and those values.
+ */
+export interface Relation {
+  columns: Record<string, SQL>;
+  read: BatchRead<(id: number, values: Record<string, unknown> | undefined) => Relationships>;
+}
+
+/** Several relations as one: their values and statements, their relationships merged per row in the order given. */
+export function combineRelations(relations: (StatementRelation | RowRelation | null | false | undefined)[]): Relation {
+  const present = relations.filter((r): r is StatementRelation | RowRelation => Boolean(r));
+  const columns: Relation["columns"] = {};
+  const names = present.map((relation, index) => {
+    if (!(relation instanceof RowRelation)) return [];
+    return Object.entries(relation.columns).map(([name, value]) => {
+      columns[`r${index}_${name}`] = value;
+      return [name, `r${index}_${name}`] as const;
+    });
+  });
+  const statements = present.map((relation) => (relation instanceof RowRelation ? null : relation));
+  return {
+    columns,
+    read: readAs(statements, (resolvers) => (id, values) => {
+      const relationships: Relationships = {};
+      present.forEach((relation, index) => {
+        const found =
+          relation instanceof RowRelation
+            ? relation.read(Object.fromEntries((names[index] ?? []).map(([name, key]) => [name, values?.[key]])))
+            : (resolvers[index] as (id: number) => Relationships)(id);
+        Object.assign(relationships, found);
+      });
+      return relationships;
+    }),
+  };
+}
+
+/** A relation of statements alone (a kind whose relations all read several rows per item). */
+export const statementRelation = (read: StatementRelation): Relation => combineRelations([read]);
 
 /**
  * The relations an `include` asks for, to build over any ids (a page's or a write's); null when it asks for
@@ -29,73 +73,50 @@ export function combineRelations(relations: (Relation | null | false | undefined
  */
 export function includedRelations<I extends string>(
   include: Set<I>,
-  build: (ids: IdSource) => (Relation | false)[],
+  build: (ids: IdSource) => (StatementRelation | RowRelation | false)[],
 ): ((ids: IdSource) => Relation) | null {
   return include.size === 0 ? null : (ids) => combineRelations(build(ids));
 }
 
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 
-/** `user`: the author's summary, joined through the item's user_id. */
-export function authorRelation(
-  db: Db,
-  view: View,
-  table: SQLiteTable,
-  id: SQLiteColumn,
-  userId: SQLiteColumn,
-  ids: IdSource,
-): Relation {
-  const statement = db
-    .select({
-      id: sql<number>`${id}`,
-      user_id: users.user_id,
-      username: users.username,
-      headline: users.headline,
-      avatar: users.avatar,
-    })
-    .from(table)
-    .innerJoin(users, eq(users.user_id, userId))
-    .where(inIds(id, ids));
-  return readAs(statement, (found) => {
-    const rows = byId(found);
-    return (itemId) => {
-      const row = rows.get(itemId);
-      return { user: row ? presentUserSummary(row, view) : null };
-    };
+/**
+ * A column of the row's own table, named with its table: a correlated subquery must not read it as a column of
+ * its own tables (Drizzle writes columns of a one-table select without their table).
+ */
+const outer = (column: SQLiteColumn): SQL => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
+
+/** `user`: the author's summary, looked up by the row's user_id (null when the user row is missing). */
+export function authorRelation(view: View, userId: SQLiteColumn): RowRelation {
+  const author = sql<string | null>`(SELECT json_array(au.user_id, au.username, au.headline, au.avatar)
+    FROM ${users} AS au WHERE au.user_id = ${outer(userId)})`;
+  return new RowRelation({ author }, ({ author: found }) => {
+    if (typeof found !== "string") return { user: null };
+    const [user_id, username, headline, avatar] = JSON.parse(found) as [number, string, string, string];
+    return { user: presentUserSummary({ user_id, username, headline, avatar }, view) };
   });
 }
 
 /** `voting`: the caller's vote on each item, `up`, `down`, or '' (always '' for anonymous callers). */
-export function votingRelation(
-  db: Db,
-  view: View,
-  type: (typeof votes.$inferSelect)["votable_type"],
-  ids: IdSource,
-): Relation {
+export function votingRelation(view: View, type: string, id: SQLiteColumn): RowRelation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return readAs(null, () => () => ({ voting: "" }));
-  const statement = db
-    .select({ id: votes.votable_id, type: votes.type })
-    .from(votes)
-    .where(and(eq(votes.votable_type, type), eq(votes.user_id, viewerId), inIds(votes.votable_id, ids)));
-  return readAs(statement, (found) => {
-    const rows = byId(found);
-    return (itemId) => ({ voting: rows.get(itemId)?.type ?? "" });
-  });
+  if (!viewerId) return new RowRelation({}, () => ({ voting: "" }));
+  const vote = sql<string | null>`(SELECT vo.type FROM ${votes} AS vo
+    WHERE vo.votable_type = ${type} AND vo.user_id = ${viewerId} AND vo.votable_id = ${outer(id)})`;
+  return new RowRelation({ vote }, ({ vote: found }) => ({ voting: typeof found === "string" ? found : "" }));
 }
 
 /** `is_following`: whether the caller follows each item (false for anonymous callers). */
-export function followingRelation(db: Db, view: View, target: FollowTarget, ids: IdSource): Relation {
+export function followingRelation(view: View, target: FollowTarget, id: SQLiteColumn): RowRelation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return readAs(null, () => () => ({ is_following: false }));
-  return readAs(followedAmong(db, target, viewerId, ids), (rows) => {
-    const followed = new Set(rows.map((r) => r.id));
-    return (itemId) => ({ is_following: followed.has(itemId) });
-  });
+  if (!viewerId) return new RowRelation({}, () => ({ is_following: false }));
+  const followed = sql<number>`EXISTS (SELECT 1 FROM ${follows} AS fo
+    WHERE fo.user_id = ${viewerId} AND fo.followable_type = ${target.type} AND fo.followable_id = ${outer(id)})`;
+  return new RowRelation({ followed }, ({ followed: found }) => ({ is_following: found === 1 }));
 }
 
 /** `topics`: the live topics of each question or article, in the order they were attached ([] if none). */
-export function topicsRelation(db: Db, view: View, type: TopicableKind, ids: IdSource): Relation {
+export function topicsRelation(db: Db, view: View, type: TopicableKind, ids: IdSource): StatementRelation {
   const statement = db
     .select({ id: topicables.topicable_id, topic_id: topics.topic_id, name: topics.name, cover: topics.cover })
     .from(topicables)
@@ -114,7 +135,7 @@ export function topicsRelation(db: Db, view: View, type: TopicableKind, ids: IdS
 }
 
 /** `question` of each answer: the question's summary, null when it is trashed. */
-export function answerQuestionRelation(db: Db, ids: IdSource): Relation {
+export function answerQuestionRelation(db: Db, ids: IdSource): StatementRelation {
   const statement = db
     .select({
       id: answers.answer_id,

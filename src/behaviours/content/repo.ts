@@ -44,6 +44,31 @@ export interface ListSource {
 export interface ExistenceCheck {
   statement: BatchQuery<unknown[]>;
   notFound: ErrorName;
+  /**
+   * The check and the list's total in one statement, when a counter on the checked row holds the total (a user's
+   * `article_count`, a question's `answer_count`): no row when the owner is missing. Null for any other counter.
+   */
+  withTotal?(counter: NonNullable<ListSource["counter"]>): BatchQuery<{ total: number }[]> | null;
+}
+
+/** The existence check of a live row of a kind, which also reads a counter of that row (see ExistenceCheck). */
+function rowCheck(
+  db: Db,
+  kind: Pick<Entity, "table" | "id" | "trash" | "notFound">,
+  id: number,
+  statement: BatchQuery<unknown[]>,
+): ExistenceCheck {
+  return {
+    statement,
+    notFound: kind.notFound,
+    withTotal: (counter) =>
+      counter.owner === kind.id && counter.id === id
+        ? db
+            .select({ total: sql<number>`${counter.column}` })
+            .from(kind.table)
+            .where(isLive(kind, id))
+        : null,
+  };
 }
 
 /** Where rows are looked up by id: a table's id column, the columns selected, and a filter. */
@@ -183,7 +208,7 @@ export function selectLive(db: Db, kind: Listed, id: number) {
 
 /** A list's check that the live row it hangs under exists (the kind's NOT_FOUND otherwise), run in its batch. */
 export function liveCheck(db: Db, kind: Listed, id: number): ExistenceCheck {
-  return { statement: selectLive(db, kind, id), notFound: kind.notFound };
+  return rowCheck(db, kind, id, selectLive(db, kind, id));
 }
 
 /**
@@ -192,7 +217,7 @@ export function liveCheck(db: Db, kind: Listed, id: number): ExistenceCheck {
  */
 export function userExists(db: Db, view: View, userId: number): ExistenceCheck | undefined {
   if (view.viewer?.user_id === userId) return undefined;
-  return { statement: selectTarget(db, followTargets.user, userId), notFound: followTargets.user.notFound };
+  return rowCheck(db, followTargets.user, userId, selectTarget(db, followTargets.user, userId));
 }
 
 /** A live row of a kind with every column: what an edit checks (missing and trashed are both NOT_FOUND). */

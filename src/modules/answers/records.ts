@@ -18,9 +18,9 @@ export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {
   schema: AnswerSchema,
   relation: (db, view, include) =>
     includedRelations(include, (ids) => [
-      include.has("user") && authorRelation(db, view, answers, answers.answer_id, answers.user_id, ids),
+      include.has("user") && authorRelation(view, answers.user_id),
       include.has("question") && answerQuestionRelation(db, ids),
-      include.has("voting") && votingRelation(db, view, "answer", ids),
+      include.has("voting") && votingRelation(view, "answer", answers.answer_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Answer,
 };

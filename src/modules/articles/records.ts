@@ -23,10 +23,10 @@ export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude>
   schema: ArticleSchema,
   relation: (db, view, include) =>
     includedRelations(include, (ids) => [
-      include.has("user") && authorRelation(db, view, articles, articles.article_id, articles.user_id, ids),
+      include.has("user") && authorRelation(view, articles.user_id),
       include.has("topics") && topicsRelation(db, view, "article", ids),
-      include.has("is_following") && followingRelation(db, view, followTargets.article, ids),
-      include.has("voting") && votingRelation(db, view, "article", ids),
+      include.has("is_following") && followingRelation(view, followTargets.article, articles.article_id),
+      include.has("voting") && votingRelation(view, "article", articles.article_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Article,
 };

@@ -11,10 +11,10 @@ export const commentRecords: ContentRecords<CommentRow, Comment, CommentInclude>
   includes: COMMENT_INCLUDES,
   order: COMMENT_ORDER,
   schema: CommentSchema,
-  relation: (db, view, include) =>
-    includedRelations(include, (ids) => [
-      include.has("user") && authorRelation(db, view, comments, comments.comment_id, comments.user_id, ids),
-      include.has("voting") && votingRelation(db, view, "comment", ids),
+  relation: (_db, view, include) =>
+    includedRelations(include, () => [
+      include.has("user") && authorRelation(view, comments.user_id),
+      include.has("voting") && votingRelation(view, "comment", comments.comment_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Comment,
 };

@@ -6,7 +6,7 @@
  */
 import { itemsByIds, loadPage, type Page } from "../../behaviours/content/page";
 import { presentRecord, type Relationships } from "../../behaviours/content/present";
-import type { Relation } from "../../behaviours/content/relations";
+import { type Relation, statementRelation } from "../../behaviours/content/relations";
 import type { IdSource } from "../../behaviours/id-source";
 import type { NotificationType } from "../../behaviours/notification-events";
 import type { Caller } from "../../core/caller";
@@ -37,19 +37,21 @@ function notificationRelation(
   if (include.size === 0) return null;
   const names = [...include];
   return (ids) =>
-    readAs(
-      names.map((name) =>
-        readAs(selectRelated(db, name, ids), (rows) => [name, new Map(rows.map((row) => [row.nid, row]))] as const),
+    statementRelation(
+      readAs(
+        names.map((name) =>
+          readAs(selectRelated(db, name, ids), (rows) => [name, new Map(rows.map((row) => [row.nid, row]))] as const),
+        ),
+        (found) => {
+          return (id) =>
+            Object.fromEntries(
+              found.map(([name, rows]) => {
+                const row = rows.get(id);
+                return [name, row ? relatedSummary(name, row, view) : null];
+              }),
+            );
+        },
       ),
-      (found) => {
-        return (id) =>
-          Object.fromEntries(
-            found.map(([name, rows]) => {
-              const row = rows.get(id);
-              return [name, row ? relatedSummary(name, row, view) : null];
-            }),
-          );
-      },
     );
 }
 

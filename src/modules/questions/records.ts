@@ -23,10 +23,10 @@ export const questionRecords: ContentRecords<QuestionRow, Question, QuestionIncl
   schema: QuestionSchema,
   relation: (db, view, include) =>
     includedRelations(include, (ids) => [
-      include.has("user") && authorRelation(db, view, questions, questions.question_id, questions.user_id, ids),
+      include.has("user") && authorRelation(view, questions.user_id),
       include.has("topics") && topicsRelation(db, view, "question", ids),
-      include.has("is_following") && followingRelation(db, view, followTargets.question, ids),
-      include.has("voting") && votingRelation(db, view, "question", ids),
+      include.has("is_following") && followingRelation(view, followTargets.question, questions.question_id),
+      include.has("voting") && votingRelation(view, "question", questions.question_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Question,
 };

@@ -4,7 +4,13 @@
  * missing or trashed). A target summary appears only under the key of the row's own type.
  */
 import type { Relationships } from "../../behaviours/content/present";
-import { authorRelation, includedRelations, type Relation } from "../../behaviours/content/relations";
+import {
+  authorRelation,
+  includedRelations,
+  type Relation,
+  RowRelation,
+  type StatementRelation,
+} from "../../behaviours/content/relations";
 import type { SummaryRow } from "../../behaviours/content/summaries";
 import type { IdSource } from "../../behaviours/id-source";
 import { type BatchRead, type Db, readAs } from "../../db/client";
@@ -19,13 +25,13 @@ const summaryOf = (type: ReportableKind, row: SummaryRow | undefined, view: View
   row ? reportables[type].summary(row, view) : null;
 
 /** `reporter`: each report's reporter, through the report's user_id. */
-function reporterRelation(db: Db, view: View, ids: IdSource): Relation {
-  const author = authorRelation(db, view, reports, reports.report_id, reports.user_id, ids);
-  return readAs(author, (of) => (reportId) => ({ reporter: of(reportId).user }));
+function reporterRelation(view: View): RowRelation {
+  const author = authorRelation(view, reports.user_id);
+  return new RowRelation(author.columns, (values) => ({ reporter: author.read(values).user }));
 }
 
 /** The one target every report of the page shares: its summary is the same for each row. */
-function targetRelation(db: Db, view: View, target: Target): Relation {
+function targetRelation(db: Db, view: View, target: Target): StatementRelation {
   return readAs(selectTargets(db, target.type, [target.id]), ([row]) => {
     const summary = summaryOf(target.type, row, view);
     return () => ({ [target.type]: summary });
@@ -39,8 +45,8 @@ export function reportRelation(
   target: Target,
   include: Set<ReportInclude>,
 ): ((ids: IdSource) => Relation) | null {
-  return includedRelations(include, (ids) => [
-    include.has("reporter") && reporterRelation(db, view, ids),
+  return includedRelations(include, () => [
+    include.has("reporter") && reporterRelation(view),
     include.has(target.type) && targetRelation(db, view, target),
   ]);
 }

@@ -6,6 +6,7 @@ import type { ContentRecords } from "../../behaviours/content/page";
 import { presentTopic, type TopicRow } from "../../behaviours/content/present";
 import { followingRelation, includedRelations } from "../../behaviours/content/relations";
 import { followTargets } from "../../behaviours/followable";
+import { topics } from "../../db/schema";
 import { entities } from "../../domain/entities";
 import { TOPIC_INCLUDES, TOPIC_ORDER, type Topic, type TopicInclude, TopicSchema } from "./schema";
 
@@ -14,9 +15,9 @@ export const topicRecords: ContentRecords<TopicRow, Topic, TopicInclude> = {
   includes: TOPIC_INCLUDES,
   order: TOPIC_ORDER,
   schema: TopicSchema,
-  relation: (db, view, include) =>
-    includedRelations(include, (ids) => [
-      include.has("is_following") && followingRelation(db, view, followTargets.topic, ids),
+  relation: (_db, view, include) =>
+    includedRelations(include, () => [
+      include.has("is_following") && followingRelation(view, followTargets.topic, topics.topic_id),
     ]),
   present: (view) => (row, relationships) => presentTopic(row, view, relationships) as Topic,
 };

@@ -17,11 +17,6 @@ const live = liveRows(entities.topic);
 /** Topics named `name`, case-insensitively. */
 export const sameName = (name: string) => sql`lower(${topics.name}) = lower(${name})`;
 
-/** A topic's row, trashed or not. */
-export function selectTopic(db: Db, id: number) {
-  return db.select(kind.columns).from(topics).where(eq(topics.topic_id, id));
-}
-
 /** Another live topic with this name (case-insensitive), other than `exceptId`. */
 function otherNamed(db: Db, name: string, exceptId?: number) {
   return db

@@ -3,15 +3,15 @@
  * and the lists of topics. Every operation is one batch after authentication: checks, writes, the record they
  * answer with and its relations travel together.
  */
-import { filteredPage, loadOne, type PageQuery, pageOf } from "../../behaviours/content/page";
-import { followedBy, newestWhere, userExists } from "../../behaviours/content/repo";
+import { filteredPage, loadOne, type PageQuery, pageOf, recordsByIds } from "../../behaviours/content/page";
+import { byId, followedBy, newestWhere, userExists } from "../../behaviours/content/repo";
 import { documentOf, indexNew, reindexFields } from "../../behaviours/searchable";
 import { ApiError, validationError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
 import { entities } from "../../domain/entities";
 import type { View } from "../../http/view";
 import { topicRecords } from "./records";
-import { insertTopic, liveTopicNamed, sameName, selectForEdit, selectTopic, topicHolds, updateTopic } from "./repo";
+import { insertTopic, liveTopicNamed, sameName, selectForEdit, topicHolds, updateTopic } from "./repo";
 import type { Topic, TopicChanges, TopicInclude } from "./schema";
 
 export interface TopicListQuery extends PageQuery {
@@ -48,16 +48,21 @@ export async function createTopic(
 ): Promise<Topic> {
   // The new topic's id is only known inside the batch: its relations select it by its (unique) name. The row
   // comes from the insert itself, as a refused insert (name taken) must not answer the topic holding the name.
-  const {
-    inserted: [row],
-    relationsOf,
-  } = await batch(db, {
+  const { inserted, records } = await batch(db, {
     inserted: insertTopic(db, fields),
     indexed: indexNew(db, "topic", newestWhere(db, entities.topic, sameName(fields.name)), documentOf.topic(fields)),
-    relationsOf: topicRecords.relation(db, view, include)?.(liveTopicNamed(db, fields.name)),
+    records: recordsByIds(
+      db,
+      view,
+      topicRecords,
+      byId(entities.topic, false),
+      liveTopicNamed(db, fields.name),
+      include,
+    ),
   });
-  if (!row) throw nameTaken();
-  return topicRecords.present(view)(row, relationsOf?.(row.topic_id));
+  const [record] = records;
+  if (inserted.length === 0 || !record) throw nameTaken();
+  return record;
 }
 
 /**
@@ -77,14 +82,13 @@ export async function editTopic(
     owner,
     update: Object.keys(changes).length > 0 ? updateTopic(db, id, changes) : undefined,
     indexed: reindexTopic(db, id, changes),
-    after: selectTopic(db, id),
-    relationsOf: topicRecords.relation(db, view, include)?.([id]),
+    after: recordsByIds(db, view, topicRecords, byId(entities.topic, true), [id], include),
   });
   if (found.before.length === 0) throw new ApiError("TOPIC_NOT_FOUND");
   if (found.owner && found.owner.length > 0) throw nameTaken();
-  const [row] = found.after;
-  if (!row) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
-  return topicRecords.present(view)(row, found.relationsOf?.(id));
+  const [record] = found.after;
+  if (!record) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
+  return record;
 }
 
 /**

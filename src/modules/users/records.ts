@@ -5,6 +5,7 @@
  */
 import type { Records } from "../../behaviours/content/page";
 import type { UserRow } from "../../behaviours/content/present";
+import { statementRelation } from "../../behaviours/content/relations";
 import { followedAmong, followersAmong, followTargets } from "../../behaviours/followable";
 import { readAs } from "../../db/client";
 import { presentUser, type UserRelationships } from "./present";
@@ -37,16 +38,18 @@ export const userRecords: Records<UserRow, User, UserInclude> = {
     const wantFollowing = include.has("is_following") && viewerId > 0;
     const wantFollowed = include.has("is_followed") && viewerId > 0;
     return (ids) =>
-      readAs(
-        {
-          following: wantFollowing ? followedAmong(db, followTargets.user, viewerId, ids) : undefined,
-          followed: wantFollowed ? followersAmong(db, followTargets.user, viewerId, ids) : undefined,
-        },
-        (rows) => {
-          const following = new Set(rows.following?.map((r) => r.id));
-          const followed = new Set(rows.followed?.map((r) => r.id));
-          return (id) => userRelationships(include, id === viewerId, following.has(id), followed.has(id));
-        },
+      statementRelation(
+        readAs(
+          {
+            following: wantFollowing ? followedAmong(db, followTargets.user, viewerId, ids) : undefined,
+            followed: wantFollowed ? followersAmong(db, followTargets.user, viewerId, ids) : undefined,
+          },
+          (rows) => {
+            const following = new Set(rows.following?.map((r) => r.id));
+            const followed = new Set(rows.followed?.map((r) => r.id));
+            return (id) => userRelationships(include, id === viewerId, following.has(id), followed.has(id));
+          },
+        ),
       );
   },
   present: (view) => (row, relationships) => presentUser(row, view, relationships as UserRelationships | undefined),
