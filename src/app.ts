@@ -71,8 +71,9 @@ export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, requestLog, cors);
   // The edge cache comes first, so that a hit reads neither D1 nor KV. The limit needs the caller (administrators
-  // are not counted) and comes before the body is read. The ETag is the SHA-1 of a successful GET's body,
-  // innermost, so that the middleware above still add their headers (CORS, Cache-Control, Server-Timing) to a 304.
+  // are not counted) and comes before the body is read. The ETag is the SHA-1 of a successful GET's body (made with
+  // the body by http/envelope.ts for the JSON answers, by hono/etag for the others), compared innermost, so that the
+  // middleware above still add their headers (CORS, Cache-Control, Server-Timing) to a 304.
   app.use("/api/*", edgeCache, requestContext, rateLimit, normaliseBody, etag());
 
   for (const router of routers) app.route("/api", router);
