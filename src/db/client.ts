@@ -4,6 +4,7 @@
  * with it (reads <= 2, writes <= 3). A `batch()` is one round trip however many statements it carries. D1 bills,
  * and spends time on, the rows it reads, which the header reports beside (docs/data-model.md#indexes).
  */
+import { Column, fillPlaceholders, is, SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { RunnableQuery } from "drizzle-orm/runnable-query";
@@ -80,6 +81,7 @@ export interface Preamble {
 class PendingPreamble {
   preamble: Preamble | null = null;
   db: Db | null = null;
+  client: MeteredD1 | null = null;
 
   take(): Preamble | null {
     const preamble = this.preamble;
@@ -150,8 +152,10 @@ const pendingOf = new WeakMap<object, PendingPreamble>();
 
 export function createDb(binding: D1Database | D1DatabaseSession, meter: D1Meter) {
   const pending = new PendingPreamble();
-  const db = drizzle(new MeteredD1(binding, meter, pending) as unknown as D1Database);
+  const client = new MeteredD1(binding, meter, pending);
+  const db = drizzle(client as unknown as D1Database);
   pending.db = db;
+  pending.client = client;
   pendingOf.set(db, pending);
   meterOf.set(db, meter);
   return db;
@@ -258,7 +262,7 @@ export async function batch<const E extends BatchEntry>(db: Db, entry: E): Promi
   const preamble = pendingOf.get(db)?.take();
   if (!preamble) return rebuild(await send(db, statements)) as BatchResult<E>;
   // Writes built for a caller are written only for the caller D1 confirms: behind the guard, or after the check.
-  const guarded = preamble.confirmsCaller && statements.some((statement) => !(statement instanceof SQLiteSelectBase));
+  const guarded = preamble.confirmsCaller && statements.some((statement) => !isSelect(statement));
   if (guarded && !preamble.guard) {
     preamble.settle((await batch(db, preamble.entry)) as never);
     return rebuild(await send(db, statements)) as BatchResult<E>;
@@ -278,10 +282,145 @@ export async function batch<const E extends BatchEntry>(db: Db, entry: E): Promi
   return rebuild(results.slice(lead.length)) as BatchResult<E>;
 }
 
+/**
+ * What a Drizzle builder prepares for a batch (the internal interface Drizzle's own D1 batch uses): its statement on
+ * the request's client, its SQL and values, and how its rows are read back.
+ */
+interface Prepared {
+  stmt?: MeteredStatement;
+  getQuery(): { sql: string; params: unknown[] };
+  mapResult(result: unknown, isFromBatch: boolean): unknown;
+  executeMethod: string;
+  fields?: { path: string[]; field: unknown }[];
+  customResultMapper?: unknown;
+  joinsNotNullableMap?: Record<string, boolean>;
+}
+
+/** How to read a selected column's raw value: a column, or an SQL expression's decoder. */
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+
+/** A select's rows read back: each value by its position, decoded, at its path (`{row: {...}, related: {...}}`). */
+type RowReader = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * Readers of select rows by their SQL and field paths: Drizzle works out each field's decoder with `is()` checks
+ * for every value of every row, the largest part of its cost on a page of 100 rows; this does it once per shape.
+ */
+const readers = new Map<string, RowReader>();
+const MAX_READERS = 500;
+
+function rowReader(fields: { path: string[]; field: unknown }[]): RowReader {
+  const steps = fields.map(({ path, field }) => {
+    // Drizzle's own choice (its mapResultRow): a column decodes itself, an expression through its decoder.
+    const expression = () =>
+      is(field, SQL) ? field : ((field as { sql?: SQL }).sql ?? (field as { _: { sql: SQL } })._.sql);
+    const decoder = is(field, Column) ? field : (expression() as unknown as { decoder: Decoder }).decoder;
+    return { path, last: path[path.length - 1] as string, decoder };
+  });
+  return (values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < steps.length; i++) {
+      const { path, last, decoder } = steps[i] as (typeof steps)[number];
+      let node = row;
+      for (let depth = 0; depth < path.length - 1; depth++) {
+        const name = path[depth] as string;
+        node[name] ??= {};
+        node = node[name] as Record<string, unknown>;
+      }
+      const raw = values[i];
+      node[last] = raw === null || raw === undefined ? null : decoder.mapFromDriverValue(raw);
+    }
+    return row;
+  };
+}
+
+/**
+ * The rows of a select, as Drizzle would map them, through a reader kept per shape; null for what Drizzle maps
+ * itself (writes, relational queries, and selects with an outer join, whose missing side Drizzle turns into null).
+ */
+function readRows(prepared: Prepared, sql: string, result: D1Result): unknown[] | null {
+  const { fields, customResultMapper, joinsNotNullableMap } = prepared;
+  if (prepared.executeMethod !== "all" || !fields || customResultMapper) return null;
+  if (joinsNotNullableMap && Object.values(joinsNotNullableMap).some((notNull) => !notNull)) return null;
+  const key = `${sql}\u0000${fields.map((field) => field.path.join(".")).join(",")}`;
+  let reader = readers.get(key);
+  if (!reader) {
+    if (readers.size >= MAX_READERS) readers.clear();
+    reader = rowReader(fields);
+    readers.set(key, reader);
+  }
+  // D1 answers objects in the order of the columns, as Drizzle reads them too (its d1ToRawMapping).
+  return (result.results as Record<string, unknown>[]).map((row) => (reader as RowReader)(Object.values(row)));
+}
+
+/**
+ * A select whose SQL is built once per isolate, with `sql.placeholder(name)` where a request's values go: for a
+ * statement every request sends (the token check), which Drizzle would otherwise build again each time.
+ * `statement(db, values)` is that select, with these values, for any batch of `db`.
+ */
+export class Prebuilt<T> {
+  private shape: { sql: string; params: unknown[]; prepared: Prepared } | null = null;
+
+  constructor(private readonly build: (db: Db) => BatchQuery<T>) {}
+
+  statement(db: Db, values: Record<string, unknown>): BatchQuery<T> {
+    return new PrebuiltRun(this, db, values) as unknown as BatchQuery<T>;
+  }
+
+  /** Built on a client that runs nothing: its SQL, its values (placeholders among them) and its fields. */
+  shapeOf(): { sql: string; params: unknown[]; prepared: Prepared } {
+    if (!this.shape) {
+      const idle = createDb({ prepare: () => ({}) } as unknown as D1Database, new D1Meter());
+      const prepared = (this.build(idle) as unknown as { _prepare(): Prepared })._prepare();
+      this.shape = { ...prepared.getQuery(), prepared };
+    }
+    return this.shape;
+  }
+}
+
+/** A prebuilt select with one request's values, as a statement of that request's batch. */
+class PrebuiltRun {
+  constructor(
+    private readonly prebuilt: Prebuilt<unknown>,
+    private readonly db: Db,
+    private readonly values: Record<string, unknown>,
+  ) {}
+
+  _prepare(): Prepared {
+    const { sql, params, prepared } = this.prebuilt.shapeOf();
+    const client = pendingOf.get(this.db)?.client;
+    if (!client) throw new Error("a prebuilt statement on a client createDb did not make");
+    const filled = fillPlaceholders(params, this.values);
+    return {
+      stmt: client.prepare(sql),
+      getQuery: () => ({ sql, params: filled }),
+      mapResult: (result, isFromBatch) => prepared.mapResult(result, isFromBatch),
+      executeMethod: prepared.executeMethod,
+      fields: prepared.fields,
+      customResultMapper: prepared.customResultMapper,
+      joinsNotNullableMap: prepared.joinsNotNullableMap,
+    };
+  }
+}
+
+const isSelect = (statement: BatchStatement) =>
+  statement instanceof SQLiteSelectBase || statement instanceof PrebuiltRun;
+
+/** Sends the statements as one D1 batch (Drizzle's, with the rows of selects read by {@link readRows}). */
 async function send(db: Db, statements: BatchStatement[]): Promise<unknown[]> {
-  // drizzle's batch wants a non-empty tuple.
-  const [first, ...rest] = statements;
-  return first ? db.batch([first, ...rest]) : [];
+  if (statements.length === 0) return [];
+  const client = pendingOf.get(db)?.client;
+  if (!client) throw new Error("a batch on a client createDb did not make");
+  const prepared = statements.map((statement) => (statement as unknown as { _prepare(): Prepared })._prepare());
+  const queries = prepared.map((query) => query.getQuery());
+  // A raw statement (`db.all(sql)`) prepares no statement of its own, as in Drizzle's batch.
+  const bound = queries.map(({ sql, params }, i) => (prepared[i]?.stmt ?? client.prepare(sql)).bind(...params));
+  const results = await client.batch(bound);
+  return results.map(
+    (result, i) =>
+      readRows(prepared[i] as Prepared, queries[i]?.sql ?? "", result) ??
+      (prepared[i] as Prepared).mapResult(result, true),
+  );
 }
 
 /**

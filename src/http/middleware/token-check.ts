@@ -7,7 +7,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { type Caller, isAdmin, userColumns } from "../../core/caller";
-import { backgroundDb, type Db, type Preamble } from "../../db/client";
+import { backgroundDb, type Db, type Preamble, Prebuilt } from "../../db/client";
 import { tokens, users } from "../../db/schema";
 import { optionsFromRows, type SiteOptions } from "../../domain/site-options";
 import { cacheOptions, holdSecondsOf, selectOptionRows } from "../../domain/site-options-store";
@@ -22,15 +22,18 @@ import { StaleClaim } from "../attempt";
 export const TOKEN_LIFETIME = 15 * 86400;
 const RENEW_AFTER = 86400;
 
-/** The token's row with its user, expired or disabled too: only a token no row holds is worth a second look. */
-function callerQuery(db: Db, tokenHash: string) {
-  return db
+/**
+ * The token's row with its user, expired or disabled too: only a token no row holds is worth a second look. Every
+ * request with a token sends it, so its SQL is built once (db/client.ts, Prebuilt).
+ */
+const callerQuery = new Prebuilt((db) =>
+  db
     .select({ user: userColumns, expire_time: tokens.expire_time })
     .from(tokens)
     .innerJoin(users, eq(users.user_id, tokens.user_id))
-    .where(eq(tokens.token, tokenHash))
-    .limit(1);
-}
+    .where(eq(tokens.token, sql.placeholder("token")))
+    .limit(1),
+);
 
 /**
  * A statement that fails, and with it its batch, unless the token is live for the user and role it claims: `json()`
@@ -75,7 +78,7 @@ export function tokenCheck(c: Context<AppEnv>, presented: Presented): Preamble |
   if (!tokenHash && cached) return null;
   return {
     entry: {
-      callers: tokenHash ? callerQuery(db, tokenHash) : undefined,
+      callers: tokenHash ? callerQuery.statement(db, { token: tokenHash }) : undefined,
       options: cached ? undefined : selectOptionRows(db),
     },
     confirmsCaller: tokenHash !== null,
