@@ -68,7 +68,6 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   // No answer goes out on a claim D1 has not confirmed: a route that never reached D1 has it checked now.
   if (c.get("caller") && preambleWaits(db)) await settle(db);
   const servedByReplica = attempt.meter.servedByReplica;
-  c.header("x-debug", `replica=${servedByReplica} lastWriteAt=${lastWriteAt} held=${holdSecondsOf(c.env)}`);
   const lookedUp = Boolean(lastWriteAt);
   const ownWrite = attempt.retry ? null : await ownWriteToRead(c, c.get("tokenHash"), { lookedUp, servedByReplica });
   if (ownWrite) {
