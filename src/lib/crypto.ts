@@ -1,8 +1,13 @@
 /** WebCrypto helpers: digests, unguessable tokens and codes, constant-time comparison. */
 const encoder = new TextEncoder();
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** Lower-case hex; every request hashes its token and its answer, so this is a table lookup per byte. */
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
-  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of new Uint8Array(bytes)) hex += HEX[byte];
+  return hex;
 }
 
 export async function sha256Hex(value: string): Promise<string> {
