@@ -2,7 +2,8 @@
  * V8 CPU profiles of this process (node:inspector), their self time summed by area of the code. A sample in the
  * bundle is placed in the module whose `// path` comment (esbuild's, unminified) comes before its line; a native
  * function counts for its JavaScript caller's area. JSON.stringify has no frame of its own: the functions that
- * write the body with it (Hono's `c.json`, the reference's `json`) are the JSON area.
+ * write the body with it (the project's `json` in src/http/envelope.ts, Hono's `c.json`, the reference's `json`) are
+ * the JSON area.
  */
 import { readFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -123,7 +124,10 @@ export function summarise(profile: CpuProfile, bundle: string): Summary {
     const module = moduleOf(frame);
     // JSON.stringify is a builtin with no frame of its own: its time is its caller's, the body writer.
     // (esbuild renames a second `json` in the bundle `json2`.)
-    if (/^json\d*$/.test(frame.functionName) && /hono\/dist\/context|bench\/reference/.test(module)) {
+    if (
+      /^json\d*$/.test(frame.functionName) &&
+      /hono\/dist\/context|src\/http\/envelope|bench\/reference/.test(module)
+    ) {
       return { area: "JSON: the body's JSON.stringify", module };
     }
     return { area: areaOf(module), module };

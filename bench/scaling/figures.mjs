@@ -694,9 +694,10 @@ function month(day, members, peak = 10) {
   const rowsRead = day.rowsRead * members * 30;
   const rowsWritten = day.rowsWritten * members * 30;
   const requests = (day.reads + day.writes) * members * 30;
-  // KV: the site settings are read on every request, the design's "last write" bookmark of a token on every
-  // logged-in one (so two reads a request at most) and written on every write.
-  const kvReads = 2 * requests;
+  // KV: each isolate holds the site settings for OPTIONS_CACHE_SECONDS (no read a request), and with read
+  // replication on a token's "last write" bookmark is read for every logged-in read (so one read a request at most;
+  // none without replication), and written on every write.
+  const kvReads = requests;
   const kvWrites = day.writes * members * 30;
   return {
     members,
