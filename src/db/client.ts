@@ -349,8 +349,15 @@ function readRows(prepared: Prepared, sql: string, result: D1Result): unknown[] 
     reader = rowReader(fields);
     readers.set(key, reader);
   }
-  // D1 answers objects in the order of the columns, as Drizzle reads them too (its d1ToRawMapping).
-  return (result.results as Record<string, unknown>[]).map((row) => (reader as RowReader)(Object.values(row)));
+  // D1 answers objects in the order of the columns, as Drizzle reads them too (its d1ToRawMapping). Two columns of
+  // one name would be one key, and every value after it would land in the wrong field: refused loudly instead.
+  return (result.results as Record<string, unknown>[]).map((row) => {
+    const values = Object.values(row);
+    if (values.length !== fields.length) {
+      throw new Error(`a select of ${fields.length} fields got ${values.length} columns: two share a name (${sql})`);
+    }
+    return (reader as RowReader)(values);
+  });
 }
 
 /**
