@@ -54,7 +54,7 @@ describe("reading select rows in a batch", () => {
         .where(eq(users.user_id, sql.placeholder("id"))),
     );
     const db = fresh();
-    const found = await batch(db, [byId.statement(db, { id: one.user_id }), byId.statement(db, { id: two.user_id })]);
+    const found = await batch(db, [byId.statement({ id: one.user_id }), byId.statement({ id: two.user_id })]);
     expect(found).toEqual([[{ name: "prebuilt-one" }], [{ name: "prebuilt-two" }]]);
   });
 });

@@ -4,6 +4,8 @@
  * runner, so that `npm run search:rebuild` (through wrangler, locally or remotely), an importer and the tests run the
  * same statements; every document is made by the same {@link documentOf} the writes use.
  */
+import { getTableName } from "drizzle-orm";
+import { entities } from "../domain/entities";
 import { documentOf, SEARCH_KINDS, type SearchDocument, type SearchKind, searchKey } from "./searchable";
 
 /** A SQL statement and its parameters (numbers and strings only). */
@@ -18,23 +20,27 @@ export interface SqlRunner {
   run(statements: SqlStatement[]): Promise<void>;
 }
 
-/** Each kind's rows as its documents need them, by id, from the rows after `id > ?`: trashed and disabled ones too. */
-const SOURCES: Record<SearchKind, { table: string; id: string; fields: string[] }> = {
-  question: { table: "questions", id: "question_id", fields: ["title", "content_rendered"] },
-  answer: { table: "answers", id: "answer_id", fields: ["content_rendered"] },
-  article: { table: "articles", id: "article_id", fields: ["title", "content_rendered"] },
-  topic: { table: "topics", id: "topic_id", fields: ["name", "description"] },
-  user: { table: "users", id: "user_id", fields: ["username", "headline", "bio", "company", "location"] },
+/** The columns each kind's document is made of (what {@link documentOf} reads of its row). */
+const FIELDS: Record<SearchKind, string[]> = {
+  question: ["title", "content_rendered"],
+  answer: ["content_rendered"],
+  article: ["title", "content_rendered"],
+  topic: ["name", "description"],
+  user: ["username", "headline", "bio", "company", "location"],
 };
 
 /** The statement that empties the index. */
 export const CLEAR_INDEX: SqlStatement = { sql: "DELETE FROM search_index", params: [] };
 
-/** The next page of a kind's rows after `afterId`. */
+/**
+ * The next page of a kind's rows after `afterId`, by id, as its document needs them: trashed and disabled ones too
+ * (the index holds them; searches leave them out).
+ */
 export function sourcePage(type: SearchKind, afterId: number, size: number): SqlStatement {
-  const { table, id, fields } = SOURCES[type];
+  const { table, id } = entities[type];
+  const [name, key] = [getTableName(table), id.name];
   return {
-    sql: `SELECT ${id} AS id, ${fields.join(", ")} FROM ${table} WHERE ${id} > ? ORDER BY ${id} LIMIT ?`,
+    sql: `SELECT ${key} AS id, ${FIELDS[type].join(", ")} FROM ${name} WHERE ${key} > ? ORDER BY ${key} LIMIT ?`,
     params: [afterId, size],
   };
 }
@@ -66,7 +72,7 @@ export function documentStatements(type: SearchKind, id: number, doc: SearchDocu
 /** A row of {@link sourcePage}'s as its kind's document. */
 function documentFrom(type: SearchKind, row: Record<string, unknown>): SearchDocument {
   const text = (name: string) => String(row[name] ?? "");
-  const fields = Object.fromEntries(SOURCES[type].fields.map((name) => [name, text(name)]));
+  const fields = Object.fromEntries(FIELDS[type].map((name) => [name, text(name)]));
   return (documentOf[type] as (row: Record<string, string>) => SearchDocument)(fields);
 }
 

@@ -311,10 +311,14 @@ const MAX_READERS = 500;
 
 function rowReader(fields: { path: string[]; field: unknown }[]): RowReader {
   const steps = fields.map(({ path, field }) => {
-    // Drizzle's own choice (its mapResultRow): a column decodes itself, an expression through its decoder.
-    const expression = () =>
-      is(field, SQL) ? field : ((field as { sql?: SQL }).sql ?? (field as { _: { sql: SQL } })._.sql);
-    const decoder = is(field, Column) ? field : (expression() as unknown as { decoder: Decoder }).decoder;
+    // Drizzle's own choice (its mapResultRow): a column decodes itself, an expression (bare, aliased or a
+    // subquery's) through its decoder.
+    const expression = is(field, Column)
+      ? null
+      : is(field, SQL)
+        ? field
+        : ((field as { sql?: SQL }).sql ?? (field as { _: { sql: SQL } })._.sql);
+    const decoder = (expression as unknown as { decoder: Decoder } | null)?.decoder ?? (field as Decoder);
     return { path, last: path[path.length - 1] as string, decoder };
   });
   return (values) => {
@@ -370,8 +374,8 @@ export class Prebuilt<T> {
 
   constructor(private readonly build: (db: Db) => BatchQuery<T>) {}
 
-  statement(db: Db, values: Record<string, unknown>): BatchQuery<T> {
-    return new PrebuiltRun(this, db, values) as unknown as BatchQuery<T>;
+  statement(values: Record<string, unknown>): BatchQuery<T> {
+    return new PrebuiltRun(this, values) as unknown as BatchQuery<T>;
   }
 
   /** Built on a client that runs nothing: its SQL, its values (placeholders among them) and its fields. */
@@ -385,27 +389,27 @@ export class Prebuilt<T> {
   }
 }
 
-/** A prebuilt select with one request's values, as a statement of that request's batch. */
+/**
+ * A prebuilt select with one request's values, as a statement of any batch: it brings no statement of its own,
+ * so {@link send} prepares its SQL on the batch's client, as for a raw statement.
+ */
 class PrebuiltRun {
   constructor(
     private readonly prebuilt: Prebuilt<unknown>,
-    private readonly db: Db,
     private readonly values: Record<string, unknown>,
   ) {}
 
   _prepare(): Prepared {
     const { sql, params, prepared } = this.prebuilt.shapeOf();
-    const client = pendingOf.get(this.db)?.client;
-    if (!client) throw new Error("a prebuilt statement on a client createDb did not make");
     const filled = fillPlaceholders(params, this.values);
+    const { executeMethod, fields, customResultMapper, joinsNotNullableMap } = prepared;
     return {
-      stmt: client.prepare(sql),
       getQuery: () => ({ sql, params: filled }),
       mapResult: (result, isFromBatch) => prepared.mapResult(result, isFromBatch),
-      executeMethod: prepared.executeMethod,
-      fields: prepared.fields,
-      customResultMapper: prepared.customResultMapper,
-      joinsNotNullableMap: prepared.joinsNotNullableMap,
+      executeMethod,
+      fields,
+      customResultMapper,
+      joinsNotNullableMap,
     };
   }
 }
@@ -420,7 +424,7 @@ async function send(db: Db, statements: BatchStatement[]): Promise<unknown[]> {
   if (!client) throw new Error("a batch on a client createDb did not make");
   const prepared = statements.map((statement) => (statement as unknown as { _prepare(): Prepared })._prepare());
   const queries = prepared.map((query) => query.getQuery());
-  // A raw statement (`db.all(sql)`) prepares no statement of its own, as in Drizzle's batch.
+  // A raw statement (`db.all(sql)`) or a prebuilt one prepares no statement of its own, as in Drizzle's batch.
   const bound = queries.map(({ sql, params }, i) => (prepared[i]?.stmt ?? client.prepare(sql)).bind(...params));
   const results = await client.batch(bound);
   return results.map(

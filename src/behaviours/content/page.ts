@@ -3,7 +3,7 @@
  * rows, and every requested relation over the page's ids (the page query reused as a subquery). Reads thus
  * cost one round trip after authentication, whatever per_page and include are.
  */
-import { and, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, type SQL } from "drizzle-orm";
 import type { SelectedFields, SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs } from "../../db/client";
@@ -18,6 +18,7 @@ import type { Relation } from "./relations";
 import {
   type ByIdSource,
   byId,
+  counterTotal,
   type ExistenceCheck,
   filteredList,
   type ListFilter,
@@ -44,23 +45,23 @@ function splitRow<R>(selected: unknown): [R, Record<string, unknown> | undefined
   return nested.related ? [nested.row as R, nested.related] : [selected as R, undefined];
 }
 
-export function pageStatements(db: Db, source: ListSource, page: PageRequest, relation?: Relation) {
+/** A page of a source: its ids (what the statements of relations read over) and its rows, with `related` beside. */
+function pageQueries(db: Db, source: ListSource, page: PageRequest) {
   const paged = <Q extends SQLiteSelect>(query: Q) =>
     from(query, source)
       .orderBy(...source.orderBy)
       .limit(page.per_page)
       .offset(page.offset);
-  const counter = source.counter;
   return {
-    total: counter
-      ? db
-          .select({ total: sql<number>`${counter.column}` })
-          .from(counter.column.table)
-          .where(eq(counter.owner, counter.id))
-      : from(db.select({ total: count() }).from(source.table).$dynamic(), source),
-    rows: paged(db.select(withRelated(source.columns, relation)).from(source.table).$dynamic()),
     ids: paged(db.select({ id: source.id }).from(source.table).$dynamic()),
+    rows: (related?: Relation) => paged(db.select(withRelated(source.columns, related)).from(source.table).$dynamic()),
   };
+}
+
+/** A list's total: its counter, else a count of its rows. */
+function totalOf(db: Db, source: ListSource) {
+  if (source.counter) return counterTotal(db, source.counter);
+  return from(db.select({ total: count() }).from(source.table).$dynamic(), source);
 }
 
 export interface Page<T> {
@@ -80,13 +81,13 @@ export async function loadPage<R extends Record<string, unknown>, T>(
   present: (row: R, relationships: Record<string, unknown> | undefined) => T,
   check?: ExistenceCheck,
 ): Promise<Page<T>> {
-  const ids = pageStatements(db, source, request).ids;
+  const { ids, rows } = pageQueries(db, source, request);
   const related = relation?.(ids);
-  const { total, rows } = pageStatements(db, source, request, related);
   // A counter on the checked row answers both the check and the total.
   const checkedTotal = (source.counter && check?.withTotal?.(source.counter)) || null;
   const owner = checkedTotal ? undefined : check?.statement;
-  const found = await batch(db, { owner, total: checkedTotal ?? total, rows, relations: related?.read });
+  const total = checkedTotal ?? totalOf(db, source);
+  const found = await batch(db, { owner, total, rows: rows(related), relations: related?.read });
   if (check && (checkedTotal ? found.total : found.owner)?.length === 0) throw new ApiError(check.notFound);
   const [counted] = found.total;
   const relationsOf = found.relations;

@@ -19,17 +19,17 @@ import { presentUserSummary, questionSummary, type Relationships, topicSummary }
 /** Statements that ride in the batch of the rows, read as the relationships of one row by its id. */
 export type StatementRelation = BatchRead<(id: number) => Relationships>;
 
-/** Values selected beside each row, under names of their own, read as the row's relationships. */
+/** A value selected beside each row (none when the answer is known without one), read as the row's relationships. */
 export class RowRelation {
   constructor(
-    readonly columns: Record<string, SQL>,
-    readonly read: (values: Record<string, unknown>) => Relationships,
+    readonly column: SQL | null,
+    readonly read: (value: unknown) => Relationships,
   ) {}
 }
 
 /**
- * A page's relations: the values to select beside each row (`columns`, named `r<index>_<name>` after the relation
- * and its value), and the statements of the batch, read as one row's relationships from its id and those values.
+ * A page's relations: the values to select beside each row (`columns`, named `r<index>` after the relation), and
+ * the statements of the batch, read as one row's relationships from its id and those values.
  */
 export interface Relation {
   columns: Record<string, SQL>;
@@ -40,12 +40,8 @@ export interface Relation {
 export function combineRelations(relations: (StatementRelation | RowRelation | null | false | undefined)[]): Relation {
   const present = relations.filter((r): r is StatementRelation | RowRelation => Boolean(r));
   const columns: Relation["columns"] = {};
-  const names = present.map((relation, index) => {
-    if (!(relation instanceof RowRelation)) return [];
-    return Object.entries(relation.columns).map(([name, value]) => {
-      columns[`r${index}_${name}`] = value;
-      return [name, `r${index}_${name}`] as const;
-    });
+  present.forEach((relation, index) => {
+    if (relation instanceof RowRelation && relation.column) columns[`r${index}`] = relation.column;
   });
   const statements = present.map((relation) => (relation instanceof RowRelation ? null : relation));
   return {
@@ -55,7 +51,7 @@ export function combineRelations(relations: (StatementRelation | RowRelation | n
       present.forEach((relation, index) => {
         const found =
           relation instanceof RowRelation
-            ? relation.read(Object.fromEntries((names[index] ?? []).map(([name, key]) => [name, values?.[key]])))
+            ? relation.read(values?.[`r${index}`])
             : (resolvers[index] as (id: number) => Relationships)(id);
         Object.assign(relationships, found);
       });
@@ -90,7 +86,7 @@ const outer = (column: SQLiteColumn): SQL => sql.raw(`"${getTableName(column.tab
 export function authorRelation(view: View, userId: SQLiteColumn): RowRelation {
   const author = sql<string | null>`(SELECT json_array(au.user_id, au.username, au.headline, au.avatar)
     FROM ${users} AS au WHERE au.user_id = ${outer(userId)})`;
-  return new RowRelation({ author }, ({ author: found }) => {
+  return new RowRelation(author, (found) => {
     if (typeof found !== "string") return { user: null };
     const [user_id, username, headline, avatar] = JSON.parse(found) as [number, string, string, string];
     return { user: presentUserSummary({ user_id, username, headline, avatar }, view) };
@@ -100,19 +96,19 @@ export function authorRelation(view: View, userId: SQLiteColumn): RowRelation {
 /** `voting`: the caller's vote on each item, `up`, `down`, or '' (always '' for anonymous callers). */
 export function votingRelation(view: View, type: string, id: SQLiteColumn): RowRelation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return new RowRelation({}, () => ({ voting: "" }));
+  if (!viewerId) return new RowRelation(null, () => ({ voting: "" }));
   const vote = sql<string | null>`(SELECT vo.type FROM ${votes} AS vo
     WHERE vo.votable_type = ${type} AND vo.user_id = ${viewerId} AND vo.votable_id = ${outer(id)})`;
-  return new RowRelation({ vote }, ({ vote: found }) => ({ voting: typeof found === "string" ? found : "" }));
+  return new RowRelation(vote, (found) => ({ voting: typeof found === "string" ? found : "" }));
 }
 
 /** `is_following`: whether the caller follows each item (false for anonymous callers). */
 export function followingRelation(view: View, target: FollowTarget, id: SQLiteColumn): RowRelation {
   const viewerId = view.viewer?.user_id;
-  if (!viewerId) return new RowRelation({}, () => ({ is_following: false }));
+  if (!viewerId) return new RowRelation(null, () => ({ is_following: false }));
   const followed = sql<number>`EXISTS (SELECT 1 FROM ${follows} AS fo
     WHERE fo.user_id = ${viewerId} AND fo.followable_type = ${target.type} AND fo.followable_id = ${outer(id)})`;
-  return new RowRelation({ followed }, ({ followed: found }) => ({ is_following: found === 1 }));
+  return new RowRelation(followed, (found) => ({ is_following: found === 1 }));
 }
 
 /** `topics`: the live topics of each question or article, in the order they were attached ([] if none). */

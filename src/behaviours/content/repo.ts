@@ -62,12 +62,7 @@ function rowCheck(
     statement,
     notFound: kind.notFound,
     withTotal: (counter) =>
-      counter.owner === kind.id && counter.id === id
-        ? db
-            .select({ total: sql<number>`${counter.column}` })
-            .from(kind.table)
-            .where(isLive(kind, id))
-        : null,
+      counter.owner === kind.id && counter.id === id ? counterTotal(db, counter, isLive(kind, id)) : null,
   };
 }
 
@@ -124,6 +119,18 @@ export function filteredList<R, F extends string>(
         : orderBy(LINK_ORDER as Record<F, SQLiteColumn>, order, topicables.topicable_id),
     counter: trashed || where ? undefined : counterOf(kind, inTopic, equal),
   };
+}
+
+/** A list's total read from its counter, on the row `where` names (by default the counter's own row). */
+export function counterTotal(
+  db: Db,
+  counter: NonNullable<ListSource["counter"]>,
+  where: SQL = eq(counter.owner, counter.id),
+) {
+  return db
+    .select({ total: sql<number>`${counter.column}` })
+    .from(counter.column.table)
+    .where(where);
 }
 
 /** The site-wide total of a kind's live rows (users: those not disabled), which triggers keep. */

@@ -26,12 +26,19 @@ const isRead = (c: Context) => c.req.method === "GET" || c.req.method === "HEAD"
 const replicated = new WeakSet<object>();
 
 /**
- * The KV key of the caller's last write, when it must be read before the request's session starts: a read by a token
- * that sent no bookmark, in an isolate where a replica has answered; null otherwise.
+ * Whether this request must read at least the caller's own last write: a read with a token, on a session not already
+ * at the primary, whose client sent no bookmark of its own.
+ */
+const readsOwnWrites = (c: Context<AppEnv>, tokenHash: string | null, onPrimary: boolean): tokenHash is string =>
+  tokenHash !== null && !onPrimary && isRead(c) && !c.req.header(BOOKMARK_HEADER);
+
+/**
+ * The KV key of the caller's last write, when it must be read before the request's session starts: in an isolate
+ * where a replica has answered, unless this try starts at that write already; null otherwise.
  */
 export function lastWriteBeforeRead(c: Context<AppEnv>, tokenHash: string | null, onPrimary: boolean): string | null {
-  const looksFirst = tokenHash && !onPrimary && !c.get("attempt").bookmark && isRead(c) && replicated.has(c.env.DB);
-  return looksFirst && !c.req.header(BOOKMARK_HEADER) ? lastWriteKey(tokenHash) : null;
+  const looksFirst = readsOwnWrites(c, tokenHash, onPrimary) && !c.get("attempt").bookmark;
+  return looksFirst && replicated.has(c.env.DB) ? lastWriteKey(tokenHash) : null;
 }
 
 /**
@@ -48,8 +55,7 @@ export async function ownWriteToRead(
   replicated.add(c.env.DB);
   // Only a first try looks: a second one knows the caller already, and must not need a third (http/attempt.ts).
   const attempt = c.get("attempt");
-  if (!tokenHash || lookedUp || attempt.known || attempt.onPrimary || !isRead(c)) return null;
-  if (c.req.header(BOOKMARK_HEADER)) return null;
+  if (lookedUp || attempt.known || !readsOwnWrites(c, tokenHash, attempt.onPrimary)) return null;
   return c.env.KV.get(lastWriteKey(tokenHash));
 }
 

@@ -78,7 +78,7 @@ export function tokenCheck(c: Context<AppEnv>, presented: Presented): Preamble |
   if (!tokenHash && cached) return null;
   return {
     entry: {
-      callers: tokenHash ? callerQuery.statement(db, { token: tokenHash }) : undefined,
+      callers: tokenHash ? callerQuery.statement({ token: tokenHash }) : undefined,
       options: cached ? undefined : selectOptionRows(db),
     },
     confirmsCaller: tokenHash !== null,

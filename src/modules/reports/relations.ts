@@ -27,7 +27,7 @@ const summaryOf = (type: ReportableKind, row: SummaryRow | undefined, view: View
 /** `reporter`: each report's reporter, through the report's user_id. */
 function reporterRelation(view: View): RowRelation {
   const author = authorRelation(view, reports.user_id);
-  return new RowRelation(author.columns, (values) => ({ reporter: author.read(values).user }));
+  return new RowRelation(author.column, (value) => ({ reporter: author.read(value).user }));
 }
 
 /** The one target every report of the page shares: its summary is the same for each row. */
