@@ -53,26 +53,24 @@ export function freePort(): Promise<number> {
 
 /**
  * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`, the assets
- * `directory`; a new
- * path setting would need the same) made absolute, and without the
- * `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing binding counts nothing,
- * src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it.
+ * `directory`; a new path setting would need the same) made absolute from `root` (the checkout, or another
+ * revision's copy of it), and without the `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing
+ * binding counts nothing, src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the
+ * project ships it.
  */
-export function projectConfig(dir: string): string {
+export function projectConfig(dir: string, root = "."): string {
   const kept: string[] = [];
   let inLimit = false;
-  for (const line of readFileSync("wrangler.toml", "utf8").split("\n")) {
+  for (const line of readFileSync(join(root, "wrangler.toml"), "utf8").split("\n")) {
     if (/^\s*\[/.test(line)) inLimit = /^\s*\[\[ratelimits\]\]/.test(line);
     if (!inLimit) kept.push(line);
   }
+  const absolute = (path: string) => JSON.stringify(resolve(root, path));
   const text = kept
     .join("\n")
-    .replace(/^main = "(.*)"$/m, (_, main: string) => `main = ${JSON.stringify(resolve(main))}`)
-    .replace(
-      /^migrations_dir = "(.*)"$/m,
-      (_, migrations: string) => `migrations_dir = ${JSON.stringify(resolve(migrations))}`,
-    )
-    .replace(/^directory = "(.*)"$/m, (_, assets: string) => `directory = ${JSON.stringify(resolve(assets))}`);
+    .replace(/^main = "(.*)"$/m, (_, main: string) => `main = ${absolute(main)}`)
+    .replace(/^migrations_dir = "(.*)"$/m, (_, migrations: string) => `migrations_dir = ${absolute(migrations)}`)
+    .replace(/^directory = "(.*)"$/m, (_, assets: string) => `directory = ${absolute(assets)}`);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "wrangler.toml");
   writeFileSync(path, text);
