@@ -34,6 +34,27 @@ describe("reading select rows in a batch", () => {
     expect(joined).toEqual([{ id: user.user_id, token: null }]);
   });
 
+  it("keeps Drizzle's key order when a plain field comes before and after a nested one", async () => {
+    const user = await createUser({ username: "reader-order" });
+    const db = fresh();
+    const rows = await batch(
+      db,
+      db
+        .select({
+          first: users.user_id,
+          inner: { name: users.username, deep: { role: users.role } },
+          last: users.email,
+        })
+        .from(users)
+        .where(eq(users.user_id, user.user_id)),
+    );
+    expect(JSON.stringify(rows)).toBe(
+      JSON.stringify([
+        { first: user.user_id, inner: { name: "reader-order", deep: { role: "user" } }, last: user.email },
+      ]),
+    );
+  });
+
   it("refuses a select whose columns share a name instead of shifting its values", async () => {
     const user = await createUser();
     const db = fresh();

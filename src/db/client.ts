@@ -4,7 +4,7 @@
  * with it (reads <= 2, writes <= 3). A `batch()` is one round trip however many statements it carries. D1 bills,
  * and spends time on, the rows it reads, which the header reports beside (docs/data-model.md#indexes).
  */
-import { Column, fillPlaceholders, is, SQL } from "drizzle-orm";
+import { Column, fillPlaceholders, is, noopDecoder, SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { RunnableQuery } from "drizzle-orm/runnable-query";
@@ -302,6 +302,9 @@ type Decoder = { mapFromDriverValue(value: unknown): unknown };
 /** A select's rows read back: each value by its position, decoded, at its path (`{row: {...}, related: {...}}`). */
 type RowReader = (values: unknown[]) => Record<string, unknown>;
 
+/** Drizzle's decoders that return the value as it is (plain integer and text columns, SQL without a decoder). */
+const IDENTITY = new Set([Column.prototype.mapFromDriverValue, noopDecoder.mapFromDriverValue]);
+
 /**
  * Readers of select rows by their SQL and field paths: Drizzle works out each field's decoder with `is()` checks
  * for every value of every row, the largest part of its cost on a page of 100 rows; this does it once per shape.
@@ -310,6 +313,20 @@ const readers = new Map<string, RowReader>();
 const MAX_READERS = 500;
 
 function rowReader(fields: { path: string[]; field: unknown }[]): RowReader {
+  // The nested objects of a row (`row`, `related`), numbered as Drizzle makes them, at their first field (so that
+  // the keys keep its order): 0 is the row itself, each other one hangs under its parent at its name.
+  const objects: { parent: number; name: string }[] = [{ parent: -1, name: "" }];
+  const numbers = new Map<string, number>([["", 0]]);
+  const objectOf = (path: string[]): number => {
+    const key = path.join("\u0000");
+    let number = numbers.get(key);
+    if (number === undefined) {
+      const parent = objectOf(path.slice(0, -1));
+      number = objects.push({ parent, name: path[path.length - 1] as string }) - 1;
+      numbers.set(key, number);
+    }
+    return number;
+  };
   const steps = fields.map(({ path, field }) => {
     // Drizzle's own choice (its mapResultRow): a column decodes itself, an expression (bare, aliased or a
     // subquery's) through its decoder.
@@ -319,22 +336,29 @@ function rowReader(fields: { path: string[]; field: unknown }[]): RowReader {
         ? field
         : ((field as { sql?: SQL }).sql ?? (field as { _: { sql: SQL } })._.sql);
     const decoder = (expression as unknown as { decoder: Decoder } | null)?.decoder ?? (field as Decoder);
-    return { path, last: path[path.length - 1] as string, decoder };
+    const known = objects.length;
+    const object = objectOf(path.slice(0, -1));
+    return {
+      /** The objects this field is the first of: made before its value is set. */
+      opens: objects.slice(known).map((made, i) => ({ ...made, number: known + i })),
+      object,
+      name: path[path.length - 1] as string,
+      decoder: IDENTITY.has(decoder.mapFromDriverValue) ? null : decoder,
+    };
   });
   return (values) => {
-    const row: Record<string, unknown> = {};
+    const made: Record<string, unknown>[] = [{}];
     for (let i = 0; i < steps.length; i++) {
-      const { path, last, decoder } = steps[i] as (typeof steps)[number];
-      let node = row;
-      for (let depth = 0; depth < path.length - 1; depth++) {
-        const name = path[depth] as string;
-        node[name] ??= {};
-        node = node[name] as Record<string, unknown>;
+      const { opens, object, name, decoder } = steps[i] as (typeof steps)[number];
+      for (const open of opens) {
+        made[open.number] = {};
+        (made[open.parent] as Record<string, unknown>)[open.name] = made[open.number];
       }
       const raw = values[i];
-      node[last] = raw === null || raw === undefined ? null : decoder.mapFromDriverValue(raw);
+      (made[object] as Record<string, unknown>)[name] =
+        raw === null || raw === undefined ? null : decoder ? decoder.mapFromDriverValue(raw) : raw;
     }
-    return row;
+    return made[0] as Record<string, unknown>;
   };
 }
 

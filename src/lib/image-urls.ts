@@ -12,11 +12,31 @@ export interface UrlSite {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/**
+ * The two bases of a settings record and an origin, worked out once: a page presents hundreds of images. Kept by
+ * the record, which a change of settings replaces (domain/site-options-store.ts), so a base never outlives its setting.
+ */
+const basesOf = new WeakMap<object, { origin: string; static: string; storage: string }>();
+
+function bases(site: UrlSite) {
+  const options = site.options;
+  let found = basesOf.get(options);
+  if (found?.origin !== site.origin) {
+    found = {
+      origin: site.origin,
+      static: trimSlash(options.site_static_url || `${site.origin}/static`),
+      storage: trimSlash(options.storage_url || `${site.origin}/upload`),
+    };
+    basesOf.set(options, found);
+  }
+  return found;
+}
+
 /** Base URL of static assets: `site_static_url`, or the Worker's own /static. */
-export const staticBase = (site: UrlSite) => trimSlash(site.options.site_static_url || `${site.origin}/static`);
+export const staticBase = (site: UrlSite) => bases(site).static;
 
 /** Base URL of stored files: `storage_url`, or the Worker's own route that serves them from R2. */
-export const storageBase = (site: UrlSite) => trimSlash(site.options.storage_url || `${site.origin}/upload`);
+export const storageBase = (site: UrlSite) => bases(site).storage;
 
 export interface ImageUrls {
   original: string;

@@ -19,14 +19,26 @@ export type UserRow = Caller;
 
 export type Relationships = Record<string, unknown>;
 
-/** A content record: its row, `delete_time` for administrators only, and the requested relationships. */
-export function presentRecord<R extends { delete_time: number }>(row: R, view: View, relationships?: Relationships) {
-  const { delete_time, ...fields } = row;
-  return {
-    ...fields,
-    ...(view.isAdmin && { delete_time }),
-    ...(relationships && { relationships }),
-  };
+/** The wire record of a row: its fields without `delete_time`, which administrators get, and any relationships. */
+export type PresentedRecord<R extends { delete_time: number }> = Omit<R, "delete_time"> & {
+  delete_time?: number;
+  relationships?: Relationships;
+};
+
+/**
+ * A content record: its row, `delete_time` for administrators only, and the requested relationships. Copied key by
+ * key: an object rest (`{delete_time, ...fields}`) is V8's slow path, and the copy it makes is slower to stringify.
+ */
+export function presentRecord<R extends { delete_time: number }>(
+  row: R,
+  view: View,
+  relationships?: Relationships,
+): PresentedRecord<R> {
+  const record: Record<string, unknown> = {};
+  for (const key in row) if (key !== "delete_time") record[key] = row[key];
+  if (view.isAdmin) record.delete_time = row.delete_time;
+  if (relationships) record.relationships = relationships;
+  return record as PresentedRecord<R>;
 }
 
 export function presentTopic(row: TopicRow, view: View, relationships?: Relationships) {

@@ -39,22 +39,24 @@ export interface Relation {
 /** Several relations as one: their values and statements, their relationships merged per row in the order given. */
 export function combineRelations(relations: (StatementRelation | RowRelation | null | false | undefined)[]): Relation {
   const present = relations.filter((r): r is StatementRelation | RowRelation => Boolean(r));
+  const keys = present.map((_, index) => `r${index}`);
   const columns: Relation["columns"] = {};
   present.forEach((relation, index) => {
-    if (relation instanceof RowRelation && relation.column) columns[`r${index}`] = relation.column;
+    if (relation instanceof RowRelation && relation.column) columns[keys[index] as string] = relation.column;
   });
   const statements = present.map((relation) => (relation instanceof RowRelation ? null : relation));
   return {
     columns,
     read: readAs(statements, (resolvers) => (id, values) => {
       const relationships: Relationships = {};
-      present.forEach((relation, index) => {
+      for (let index = 0; index < present.length; index++) {
+        const relation = present[index];
         const found =
           relation instanceof RowRelation
-            ? relation.read(values?.[`r${index}`])
+            ? relation.read(values?.[keys[index] as string])
             : (resolvers[index] as (id: number) => Relationships)(id);
         Object.assign(relationships, found);
-      });
+      }
       return relationships;
     }),
   };

@@ -8,7 +8,7 @@ import type { View } from "../../http/view";
 import { type ImageUrls, imageUrls } from "../../lib/image-urls";
 import type { User } from "./schema";
 
-const RESTRICTED = [
+const RESTRICTED = new Set<string>([
   "email",
   "create_ip",
   "create_location",
@@ -19,7 +19,10 @@ const RESTRICTED = [
   "inbox_unread",
   "update_time",
   "disable_time",
-] as const;
+]);
+
+/** Never on the wire; avatar and cover are replaced by their URL sets, after the other fields. */
+const REPLACED = new Set(["role", "avatar", "cover"]);
 
 /** The user's cover: the uploaded file, or the site's default cover. */
 export const coverUrls = (row: Pick<UserRow, "cover">, view: View): ImageUrls =>
@@ -31,14 +34,18 @@ function canSeePrivate(row: Pick<UserRow, "user_id">, view: View): boolean {
   return view.isAdmin || view.viewer?.user_id === row.user_id;
 }
 
+/**
+ * Copied key by key: deleting keys from the record, or taking them out with an object rest, leaves it on V8's slow
+ * path, which also makes it slower to stringify.
+ */
 export function presentUser(row: UserRow, view: View, relationships?: UserRelationships): User {
-  const { role: _role, avatar, cover, ...fields } = row;
-  const record: User = {
-    ...fields,
-    avatar: avatarUrls({ avatar }, view),
-    cover: coverUrls({ cover }, view),
-  };
-  if (!canSeePrivate(row, view)) for (const name of RESTRICTED) delete record[name];
+  const seesPrivate = canSeePrivate(row, view);
+  const record: Record<string, unknown> = {};
+  for (const key in row) {
+    if (!REPLACED.has(key) && (seesPrivate || !RESTRICTED.has(key))) record[key] = row[key as keyof UserRow];
+  }
+  record.avatar = avatarUrls(row, view);
+  record.cover = coverUrls(row, view);
   if (relationships) record.relationships = relationships;
-  return record;
+  return record as unknown as User;
 }
