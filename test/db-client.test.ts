@@ -42,16 +42,14 @@ describe("reading select rows in a batch", () => {
       db
         .select({
           first: users.user_id,
-          inner: { name: users.username, deep: { role: users.role } },
+          inner: { name: users.username, role: users.role },
           last: users.email,
         })
         .from(users)
         .where(eq(users.user_id, user.user_id)),
     );
     expect(JSON.stringify(rows)).toBe(
-      JSON.stringify([
-        { first: user.user_id, inner: { name: "reader-order", deep: { role: "user" } }, last: user.email },
-      ]),
+      JSON.stringify([{ first: user.user_id, inner: { name: "reader-order", role: "user" }, last: user.email }]),
     );
   });
 
