@@ -1,24 +1,11 @@
-import { createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-
-/** A free loopback port for the test mail servers started by test/global-setup.ts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
+import { freePort } from "./scripts/lib/free-port.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle");
-  // Chosen here and handed to both sides: the global setup (Node) listens on them, the Worker connects to them.
+  // The test mail servers' ports (test/global-setup.ts), chosen here and handed to both sides: the global setup
+  // (Node) listens on them, the Worker connects to them.
   process.env.TEST_SMTP_PORT ??= String(await freePort());
   process.env.TEST_MAILBOX_PORT ??= String(await freePort());
   return {

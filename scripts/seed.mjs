@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { SMTPServer } from "smtp-server";
 import { SeedError, seedCommunity } from "../seed/seed-community.ts";
-import { answers, freePort, startDev } from "./lib/dev-server.mjs";
+import { answers, startDev } from "./lib/dev-server.mjs";
+import { freePort } from "./lib/free-port.mjs";
 
 const args = process.argv.slice(2);
 const option = (name) => {

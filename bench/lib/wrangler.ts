@@ -15,9 +15,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 
 // The package's bin script (its `exports` do not list it): found beside its package.json.
 const WRANGLER = join(
@@ -38,18 +38,6 @@ export const BENCH_VARS = {
   ADMIN_EMAIL: "admin@bench.example",
   ADMIN_PASSWORD: "bench-admin-password",
 };
-
-/** A port nobody listens on now (a race with other programs is possible, and unlikely on loopback). */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? done(address.port) : fail(new Error("no port"))));
-    });
-  });
-}
 
 /**
  * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`, the assets

@@ -1,19 +1,6 @@
-// `wrangler dev` started by a script (`npm run seed`, `npm run test:browser`): a free loopback port, the server
-// started as `npm run dev` runs it, ready once the API answers, and stopped with the workerd it runs.
+// `wrangler dev` started by a script (`npm run seed`, `npm run test:browser`): the server started as `npm run dev`
+// runs it, ready once the API answers, and stopped with the workerd it runs.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-
-/** A port nobody listens on now, on loopback. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Whether the API at `origin` answers now. */
 export async function answers(origin) {

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { freePort, startDev } from "../../scripts/lib/dev-server.mjs";
+import { startDev } from "../../scripts/lib/dev-server.mjs";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 
 const TITLE = "MDClub-compatible community API";
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";

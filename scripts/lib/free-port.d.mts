@@ -1,0 +1,2 @@
+/** A port nobody listens on now, on loopback. */
+export function freePort(): Promise<number>;
