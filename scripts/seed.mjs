@@ -5,6 +5,7 @@
 // at it while it seeds, and puts them back after (README, Demo data).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import libqp from "libqp";
 import { SMTPServer } from "smtp-server";
 import { SeedError, seedCommunity } from "../seed/seed-community.ts";
 import { answers, startDev } from "./lib/dev-server.mjs";
@@ -22,13 +23,6 @@ function startLocalDev(port) {
   return startDev(port);
 }
 
-function decodeQuotedPrintable(text) {
-  const bytes = text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/gi, (_m, h) => String.fromCharCode(parseInt(h, 16)));
-  return Buffer.from(bytes, "latin1").toString("utf8");
-}
-
 /** An SMTP server on loopback that keeps the code of each registration mail, by recipient. */
 async function startMailbox() {
   const codes = new Map();
@@ -40,7 +34,9 @@ async function startMailbox() {
       const chunks = [];
       stream.on("data", (chunk) => chunks.push(chunk));
       stream.on("end", () => {
-        const code = /<strong>([a-z0-9]{6})<\/strong>/.exec(decodeQuotedPrintable(Buffer.concat(chunks).toString()));
+        const code = /<strong>([a-z0-9]{6})<\/strong>/.exec(
+          libqp.decode(Buffer.concat(chunks).toString()).toString("utf8"),
+        );
         if (code) for (const to of session.envelope.rcptTo) codes.set(to.address.toLowerCase(), code[1]);
         callback();
       });

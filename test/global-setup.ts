@@ -4,6 +4,8 @@
  * messages for that address have arrived, so tests never sleep.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import libmime from "libmime";
+import libqp from "libqp";
 import { SMTPServer } from "smtp-server";
 
 interface Message {
@@ -17,32 +19,14 @@ interface Message {
 const messages: Message[] = [];
 const waiters = new Set<() => void>();
 
-function decodeWords(value: string): string {
-  return value.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_m, _charset, enc: string, text: string) =>
-    enc.toUpperCase() === "B"
-      ? Buffer.from(text, "base64").toString("utf8")
-      : Buffer.from(
-          text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))),
-          "latin1",
-        ).toString("utf8"),
-  );
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const bytes = text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-  return Buffer.from(bytes, "latin1").toString("utf8");
-}
-
 function parse(raw: string, from: string, to: string[]): Message {
   const [head = "", ...rest] = raw.split(/\r?\n\r?\n/);
   const headers: Record<string, string> = {};
   for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
     const at = line.indexOf(":");
-    if (at > 0) headers[line.slice(0, at).toLowerCase()] = decodeWords(line.slice(at + 1).trim());
+    if (at > 0) headers[line.slice(0, at).toLowerCase()] = libmime.decodeWords(line.slice(at + 1).trim());
   }
-  return { from, to, subject: headers.subject ?? "", headers, body: decodeQuotedPrintable(rest.join("\n\n")) };
+  return { from, to, subject: headers.subject ?? "", headers, body: libqp.decode(rest.join("\n\n")).toString("utf8") };
 }
 
 function matching(to: string): Message[] {
