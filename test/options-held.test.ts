@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readCachedOptions } from "../src/domain/site-options-store";
 import { get, patch } from "./helpers/api";
 import { createAdmin, createUser } from "./helpers/factories";
 
@@ -64,6 +65,26 @@ describe("settings held in the isolate", () => {
     expect(await siteName(bindings)).toBe("Mine");
     vi.advanceTimersByTime(11_000);
     expect(await siteName(bindings)).toBe("Theirs");
+  });
+
+  it("expire at the time they were read, however often a request also looks up its last write", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { kv, reads } = countingKv();
+    const bindings = held(kv);
+    const first = await siteName(bindings);
+    const record = await env.KV.get<Record<string, unknown>>("options:v1", "json");
+    await env.KV.put("options:v1", JSON.stringify({ ...record, site_name: "Changed elsewhere" }));
+
+    // Where replicas answer, a read with a token looks up its last write beside the settings (d1-session.ts): the
+    // held record answers, and only the bookmark's key is read.
+    vi.advanceTimersByTime(6_000);
+    const [options, bookmark] = await readCachedOptions(kv, 10, "d1-bookmark:nobody");
+    expect([options?.site_name, bookmark]).toEqual([first, null]);
+    expect(reads.slice(-1)).toEqual(["d1-bookmark:nobody"]);
+
+    // 11 s after the record was read (5 s after the lookup), the change shows.
+    vi.advanceTimersByTime(5_000);
+    expect(await siteName(bindings)).toBe("Changed elsewhere");
   });
 
   it("are asked of KV by every request with OPTIONS_CACHE_SECONDS = 0", async () => {

@@ -36,27 +36,28 @@ function heldRecord(kv: KVNamespace): SiteOptions | null {
 }
 
 /**
- * The settings (held by the isolate, else from KV) and the values of `more` KV keys, in at most one KV read (a
- * request may also read its token's last write: http/middleware/d1-session.ts).
+ * The settings (held by the isolate, else from KV) and the value of the KV key `also` when one is named, in at most
+ * one KV read (a request may also read its token's last write: http/middleware/d1-session.ts). Only a record read
+ * from KV starts a hold: one already held keeps its expiry, or another isolate's change would never show here.
  */
 export async function readCachedOptions(
   kv: KVNamespace,
   holdSeconds: number,
-  more: (string | null)[] = [],
-): Promise<[SiteOptions | null, ...(string | null)[]]> {
-  const keys = more.filter((key): key is string => key !== null);
+  also: string | null = null,
+): Promise<[SiteOptions | null, string | null]> {
   const known = holdSeconds > 0 ? heldRecord(kv) : null;
-  if (known && keys.length === 0) return [known];
-  if (keys.length === 0) {
+  if (known && also === null) return [known, null];
+  if (also === null) {
     const record = await kv.get<SiteOptions>(KV_KEY, "json");
     hold(kv, record, holdSeconds);
-    return [record];
+    return [record, null];
   }
-  const values = await kv.get(known ? keys : [KV_KEY, ...keys], "text");
+  const values = await kv.get(known ? [also] : [KV_KEY, also], "text");
+  if (known) return [known, values.get(also) ?? null];
   const stored = values.get(KV_KEY);
-  const record = known ?? (stored ? (JSON.parse(stored) as SiteOptions) : null);
+  const record = stored ? (JSON.parse(stored) as SiteOptions) : null;
   hold(kv, record, holdSeconds);
-  return [record, ...more.map((key) => (key && values.get(key)) ?? null)];
+  return [record, values.get(also) ?? null];
 }
 
 /** Writes the record through to KV, and holds it in this isolate. */

@@ -39,7 +39,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The settings (unless the isolate holds them) and, where replicas answer, the token's last write: one KV read.
   const lastWriteAt = lastWriteBeforeRead(c, tokenHash, onPrimary);
   const [[stored, lastWrite = null], claim] = await Promise.all([
-    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, holdSecondsOf(c.env), [lastWriteAt]),
+    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, holdSecondsOf(c.env), lastWriteAt),
     // On the primary the token is checked before anything is built: a second try must not need a third.
     token && !known && !onPrimary ? readClaim(token, c.env.PASSWORD_PEPPER) : null,
   ]);
