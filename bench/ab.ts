@@ -11,10 +11,10 @@
 import { execSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { round } from "./lib/load";
+import { pairedRounds } from "./lib/load";
 import { option } from "./lib/options";
-import { benchRoutes, logInBenchUsers } from "./lib/routes";
-import { seededState } from "./lib/state";
+import { seededWithLogins } from "./lib/pair";
+import { benchRoutes } from "./lib/routes";
 import { BENCH_VARS, copyState, projectConfig, runDirectory, startServer } from "./lib/wrangler";
 
 const settings = {
@@ -37,13 +37,10 @@ for (const name of ["node_modules", "public"]) symlinkSync(resolve(name), join(b
 const config = projectConfig(join(run, "changed"));
 const baseConfig = projectConfig(join(run, "base-config"), baseRoot);
 const changedState = join(run, "changed-state");
-const seeded = await seededState(config, changedState, join(run, "seed.log"), { reseed: false, concurrency: 8 });
-const vars = { ...BENCH_VARS, REQUEST_LOG: "false" };
-const first = await startServer("changed", config, changedState, join(run, "changed.log"), { vars });
-const tokens = await logInBenchUsers(first.origin);
-await first.stop();
+const { seeded, tokens } = await seededWithLogins(config, changedState, run, { reseed: false, seedConnections: 8 });
 copyState(changedState, join(run, "base-state"));
 
+const vars = { ...BENCH_VARS, REQUEST_LOG: "false" };
 const servers = [
   await startServer(`base ${revision}`, baseConfig, join(run, "base-state"), join(run, "base.log"), { vars }),
   await startServer("changed", config, changedState, join(run, "changed.log"), { vars }),
@@ -58,24 +55,15 @@ const spread = (values: number[]) => {
 console.log(`base: ${revision}; changed: the checkout. ${settings.connections} connections, ABBA rounds.\n`);
 try {
   for (const route of benchRoutes(seeded, tokens).filter((candidate) => settings.routes.includes(candidate.name))) {
-    const next = [1, 1];
-    for (const [index, server] of servers.entries()) {
-      await round(server, route, next[index] as number, settings.warmup, settings.connections);
-      next[index] = (next[index] as number) + settings.warmup;
-    }
+    const rounds = await pairedRounds(servers, route, settings, (index, result) => {
+      if (result.errors) throw new Error(`${servers[index].name}: ${result.errors} errors, e.g. ${result.firstError}`);
+    });
     // Per server and round: requests per second and workerd CPU milliseconds per request.
-    const rates: [number[], number[]] = [[], []];
-    const cpu: [number[], number[]] = [[], []];
-    for (let r = 0; r < settings.rounds; r++) {
-      for (const index of r % 2 === 0 ? [0, 1] : [1, 0]) {
-        const server = servers[index] as (typeof servers)[number];
-        const result = await round(server, route, next[index] as number, settings.requests, settings.connections);
-        next[index] = (next[index] as number) + settings.requests;
-        if (result.errors) throw new Error(`${server.name}: ${result.errors} errors, e.g. ${result.firstError}`);
-        rates[index]?.push(result.ms.length / result.seconds);
-        cpu[index]?.push((1000 * result.cpu.workerd) / result.ms.length);
-      }
-    }
+    const rates = rounds.map((list) => list.map((result) => result.ms.length / result.seconds)) as [number[], number[]];
+    const cpu = rounds.map((list) => list.map((result) => (1000 * result.cpu.workerd) / result.ms.length)) as [
+      number[],
+      number[],
+    ];
     console.log(route.label);
     for (const [index, server] of servers.entries()) {
       const [r, c] = [rates[index] as number[], cpu[index] as number[]];

@@ -11,7 +11,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import { compareAnswers } from "./lib/compare";
-import { type Round, round, type Totals, total } from "./lib/load";
+import { pairedRounds, type Totals, total } from "./lib/load";
 import { option } from "./lib/options";
 import { startPair } from "./lib/pair";
 
@@ -59,28 +59,12 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 const results: { label: string; project: Totals; reference: Totals }[] = [];
 for (const route of routes) {
   console.log(`\n${route.label}`);
-  // Each server numbers its calls from 1 (call 0 was the comparison) and goes on across rounds, so both get
-  // exactly the same sequence of requests.
-  const next = [1, 1];
-  for (const [index, server] of servers.entries()) {
-    await round(server, route, next[index] as number, settings.warmup, settings.connections);
-    next[index] = (next[index] as number) + settings.warmup;
-  }
-  const rounds: [Round[], Round[]] = [[], []];
-  for (let r = 0; r < settings.rounds; r++) {
-    // ABBA order: a drift of the machine's load during the route favours neither server.
-    const order = r % 2 === 0 ? [0, 1] : [1, 0];
-    for (const index of order) {
-      const server = servers[index] as (typeof servers)[number];
-      const result = await round(server, route, next[index] as number, settings.requests, settings.connections);
-      next[index] = (next[index] as number) + settings.requests;
-      rounds[index]?.push(result);
-      console.log(
-        `  round ${r + 1} ${server.name.padEnd(9)} ${fmt(result.ms.length / result.seconds).padStart(7)} req/s` +
-          (result.errors ? `  ${result.errors} errors, e.g. ${result.firstError}` : ""),
-      );
-    }
-  }
+  const rounds = await pairedRounds(servers, route, settings, (index, result, r) =>
+    console.log(
+      `  round ${r} ${servers[index].name.padEnd(9)} ${fmt(result.ms.length / result.seconds).padStart(7)} req/s` +
+        (result.errors ? `  ${result.errors} errors, e.g. ${result.firstError}` : ""),
+    ),
+  );
   results.push({ label: route.label, project: total(rounds[0]), reference: total(rounds[1]) });
 }
 

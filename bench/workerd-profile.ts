@@ -15,8 +15,8 @@ import { join } from "node:path";
 import type { CpuProfile } from "./lib/cpu-profile";
 import { round } from "./lib/load";
 import { option } from "./lib/options";
-import { benchRoutes, logInBenchUsers } from "./lib/routes";
-import { seededState } from "./lib/state";
+import { seededWithLogins } from "./lib/pair";
+import { benchRoutes } from "./lib/routes";
 import {
   BENCH_VARS,
   copyState,
@@ -78,15 +78,13 @@ const config = projectConfig(join(run, "project"));
 // Unminified, so that the profile names the project's functions (the reference is small enough to read as it is).
 writeFileSync(config, readFileSync(config, "utf8").replace(/^minify = true$/m, "minify = false"));
 const state = join(run, "project-state");
-const seeded = await seededState(config, state, join(run, "seed.log"), { reseed: false, concurrency: 8 });
-const vars = { ...BENCH_VARS, REQUEST_LOG: "false" };
-let server = await startServer("project", config, state, join(run, "project.log"), { vars });
-const tokens = await logInBenchUsers(server.origin);
-if (settings.reference) {
-  await server.stop();
-  copyState(state, join(run, "reference-state"));
-  server = await startServer("reference", REFERENCE_CONFIG, join(run, "reference-state"), join(run, "ref.log"));
-}
+const { seeded, tokens } = await seededWithLogins(config, state, run, { reseed: false, seedConnections: 8 });
+if (settings.reference) copyState(state, join(run, "reference-state"));
+const server = settings.reference
+  ? await startServer("reference", REFERENCE_CONFIG, join(run, "reference-state"), join(run, "ref.log"))
+  : await startServer("project", config, state, join(run, "project.log"), {
+      vars: { ...BENCH_VARS, REQUEST_LOG: "false" },
+    });
 const route = benchRoutes(seeded, tokens).find((candidate) => candidate.name === settings.route);
 if (!route) throw new Error(`no benchmarked route ${settings.route}`);
 

@@ -78,7 +78,7 @@ describe("settings held in the isolate", () => {
     // Where replicas answer, a read with a token looks up its last write beside the settings (d1-session.ts): the
     // held record answers, and only the bookmark's key is read.
     vi.advanceTimersByTime(6_000);
-    const [options, bookmark] = await readCachedOptions(kv, 10, "d1-bookmark:nobody");
+    const [options, bookmark] = await readCachedOptions(bindings, "d1-bookmark:nobody");
     expect([options?.site_name, bookmark]).toEqual([first, null]);
     expect(reads.slice(-1)).toEqual(["d1-bookmark:nobody"]);
 

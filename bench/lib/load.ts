@@ -103,6 +103,42 @@ export async function round(
   return result;
 }
 
+/** What paired rounds send: per route and server, a warm-up, then `rounds` rounds of `requests`. */
+export interface RoundPlan {
+  warmup: number;
+  rounds: number;
+  requests: number;
+  connections: number;
+}
+
+/**
+ * Two servers' rounds on one route, in ABBA order, so that a drift of the machine's load during the route favours
+ * neither. Each server numbers its calls from 1 (call 0 is left for comparing answers) and goes on across rounds, so
+ * both get exactly the same sequence of requests. `done` hears of each round (numbered from 1) as it ends.
+ */
+export async function pairedRounds(
+  servers: readonly [Target, Target],
+  route: BenchRoute,
+  plan: RoundPlan,
+  done: (index: 0 | 1, result: Round, round: number) => void = () => {},
+): Promise<[Round[], Round[]]> {
+  const next = [1, 1];
+  for (const index of [0, 1] as const) {
+    await round(servers[index], route, next[index] as number, plan.warmup, plan.connections);
+    next[index] = (next[index] as number) + plan.warmup;
+  }
+  const rounds: [Round[], Round[]] = [[], []];
+  for (let r = 0; r < plan.rounds; r++) {
+    for (const index of r % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const result = await round(servers[index], route, next[index] as number, plan.requests, plan.connections);
+      next[index] = (next[index] as number) + plan.requests;
+      rounds[index].push(result);
+      done(index, result, r + 1);
+    }
+  }
+  return rounds;
+}
+
 /** Nearest-rank percentile of unsorted samples. */
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);

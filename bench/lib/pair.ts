@@ -4,7 +4,8 @@
  */
 import { join } from "node:path";
 import type { BenchRoute } from "./load";
-import { benchRoutes, logInBenchUsers } from "./routes";
+import { benchRoutes, logInBenchUsers, type Tokens } from "./routes";
+import type { Seeded } from "./seed";
 import { seededState } from "./state";
 import {
   BENCH_VARS,
@@ -23,9 +24,29 @@ export interface Pair {
 }
 
 /**
- * Seeds (or copies the kept seed), logs the reader and the voters in on the project, copies its state for the
- * reference (a copy: two workerd processes on one SQLite file could clash) and starts both.
+ * The seeded community in `state` (a copy of the kept seed, or seeded now) with the reader and the voters logged in
+ * through a project server on `config`, stopped again: tokens come from logging in, and the stopped state, which
+ * holds them, can then be copied for other servers (two workerd processes on one SQLite file could clash).
  */
+export async function seededWithLogins(
+  config: string,
+  state: string,
+  run: string,
+  options: { reseed: boolean; seedConnections: number },
+): Promise<{ seeded: Seeded; tokens: Tokens }> {
+  const seeded = await seededState(config, state, join(run, "seed.log"), {
+    reseed: options.reseed,
+    concurrency: options.seedConnections,
+  });
+  const server = await startServer("project", config, state, join(run, "login.log"), { vars: BENCH_VARS });
+  try {
+    return { seeded, tokens: await logInBenchUsers(server.origin) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Seeds and logs in (see {@link seededWithLogins}), copies the state for the reference, and starts both. */
 export async function startPair(options: {
   reseed: boolean;
   seedConnections: number;
@@ -39,16 +60,7 @@ export async function startPair(options: {
   const referenceState = join(run, "reference-state");
   const log = (name: string) => join(run, `${name}.log`);
   const config = projectConfig(join(run, "project"));
-
-  const seeded = await seededState(config, projectState, log("seed"), {
-    reseed: options.reseed,
-    concurrency: options.seedConnections,
-  });
-
-  // Tokens come from logging in, so they must be in the database before it is copied for the reference.
-  const first = await startServer("project", config, projectState, log("project"), { vars: BENCH_VARS });
-  const tokens = await logInBenchUsers(first.origin);
-  await first.stop();
+  const { seeded, tokens } = await seededWithLogins(config, projectState, run, options);
   copyState(projectState, referenceState);
 
   const vars = { ...BENCH_VARS, REQUEST_LOG: options.requestLog ? "true" : "false" };

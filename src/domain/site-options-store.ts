@@ -4,6 +4,7 @@
  * for `OPTIONS_CACHE_SECONDS`, so that most requests cost no KV read either (docs/performance.md#settings).
  */
 import { sql } from "drizzle-orm";
+import type { Bindings } from "../core/env";
 import type { BatchStatement, Db } from "../db/client";
 import { options } from "../db/schema";
 import type { SiteOptions } from "./site-options";
@@ -16,9 +17,11 @@ const KV_KEY = "options:v1";
  */
 const KV_TTL_SECONDS = 3600;
 
+/** What the store reads of the environment: the KV namespace and how long an isolate holds what it read. */
+export type OptionsStore = Pick<Bindings, "KV" | "OPTIONS_CACHE_SECONDS">;
+
 /** How long an isolate serves the record it holds without asking KV: `OPTIONS_CACHE_SECONDS`, 0 (off) by default. */
-export const holdSecondsOf = (env: { OPTIONS_CACHE_SECONDS?: string }): number =>
-  Math.max(0, Math.floor(Number(env.OPTIONS_CACHE_SECONDS) || 0));
+const holdSecondsOf = (env: OptionsStore): number => Math.max(0, Math.floor(Number(env.OPTIONS_CACHE_SECONDS) || 0));
 
 /**
  * The record this isolate read or wrote last, per KV namespace, and until when (ms) it serves it. Another isolate's
@@ -26,12 +29,14 @@ export const holdSecondsOf = (env: { OPTIONS_CACHE_SECONDS?: string }): number =
  */
 const held = new WeakMap<KVNamespace, { record: SiteOptions; until: number }>();
 
-function hold(kv: KVNamespace, record: SiteOptions | null, seconds: number): void {
-  if (record && seconds > 0) held.set(kv, { record, until: Date.now() + seconds * 1000 });
+function hold(env: OptionsStore, record: SiteOptions | null): void {
+  const seconds = holdSecondsOf(env);
+  if (record && seconds > 0) held.set(env.KV, { record, until: Date.now() + seconds * 1000 });
 }
 
-function heldRecord(kv: KVNamespace): SiteOptions | null {
-  const entry = held.get(kv);
+function heldRecord(env: OptionsStore): SiteOptions | null {
+  if (holdSecondsOf(env) === 0) return null;
+  const entry = held.get(env.KV);
   return entry && entry.until > Date.now() ? entry.record : null;
 }
 
@@ -41,29 +46,28 @@ function heldRecord(kv: KVNamespace): SiteOptions | null {
  * from KV starts a hold: one already held keeps its expiry, or another isolate's change would never show here.
  */
 export async function readCachedOptions(
-  kv: KVNamespace,
-  holdSeconds: number,
+  env: OptionsStore,
   also: string | null = null,
 ): Promise<[SiteOptions | null, string | null]> {
-  const known = holdSeconds > 0 ? heldRecord(kv) : null;
-  if (known && also === null) return [known, null];
-  if (also === null) {
-    const record = await kv.get<SiteOptions>(KV_KEY, "json");
-    hold(kv, record, holdSeconds);
-    return [record, null];
+  const known = heldRecord(env);
+  if (known) return [known, also === null ? null : await env.KV.get(also)];
+  let record: SiteOptions | null;
+  let value: string | null = null;
+  if (also === null) record = await env.KV.get<SiteOptions>(KV_KEY, "json");
+  else {
+    const values = await env.KV.get([KV_KEY, also], "text");
+    const stored = values.get(KV_KEY);
+    record = stored ? (JSON.parse(stored) as SiteOptions) : null;
+    value = values.get(also) ?? null;
   }
-  const values = await kv.get(known ? [also] : [KV_KEY, also], "text");
-  if (known) return [known, values.get(also) ?? null];
-  const stored = values.get(KV_KEY);
-  const record = stored ? (JSON.parse(stored) as SiteOptions) : null;
-  hold(kv, record, holdSeconds);
-  return [record, values.get(also) ?? null];
+  hold(env, record);
+  return [record, value];
 }
 
 /** Writes the record through to KV, and holds it in this isolate. */
-export async function cacheOptions(kv: KVNamespace, record: SiteOptions, holdSeconds: number): Promise<void> {
-  hold(kv, record, holdSeconds);
-  await kv.put(KV_KEY, JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS });
+export async function cacheOptions(env: OptionsStore, record: SiteOptions): Promise<void> {
+  hold(env, record);
+  await env.KV.put(KV_KEY, JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS });
 }
 
 export function selectOptionRows(db: Db) {

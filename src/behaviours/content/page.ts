@@ -129,7 +129,10 @@ export function itemsByIds<R extends Record<string, unknown>, T>(
   return readAs({ rows, relations: related?.read }, (found) => {
     // R is what source.columns selects, which a generic record of columns cannot show.
     const byId = new Map(
-      found.rows.map((selected) => splitRow<R>(selected)).map((pair) => [pair[0][key] as number, pair]),
+      found.rows.map((selected) => {
+        const pair = splitRow<R>(selected);
+        return [pair[0][key] as number, pair];
+      }),
     );
     return (Array.isArray(ids) ? ids : [...byId.keys()]).flatMap((id) => {
       const pair = byId.get(id);

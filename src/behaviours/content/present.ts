@@ -26,16 +26,23 @@ export type PresentedRecord<R extends { delete_time: number }> = Omit<R, "delete
 };
 
 /**
- * A content record: its row, `delete_time` for administrators only, and the requested relationships. Copied key by
- * key: an object rest (`{delete_time, ...fields}`) is V8's slow path, and the copy it makes is slower to stringify.
+ * The fields of a row that `keep` keeps, copied key by key in the row's order. Every presenter that leaves fields
+ * out goes through here: an object rest (`{delete_time, ...fields}`) and `delete` are V8's slow path, and leave an
+ * object that is slower to stringify (README, What limits the ratio).
  */
+export function copyFields(row: object, keep: (key: string) => boolean): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key in row) if (keep(key)) copy[key] = (row as Record<string, unknown>)[key];
+  return copy;
+}
+
+/** A content record: its row, `delete_time` for administrators only, and the requested relationships. */
 export function presentRecord<R extends { delete_time: number }>(
   row: R,
   view: View,
   relationships?: Relationships,
 ): PresentedRecord<R> {
-  const record: Record<string, unknown> = {};
-  for (const key in row) if (key !== "delete_time") record[key] = row[key];
+  const record = copyFields(row, (key) => key !== "delete_time");
   if (view.isAdmin) record.delete_time = row.delete_time;
   if (relationships) record.relationships = relationships;
   return record as PresentedRecord<R>;

@@ -12,7 +12,7 @@ import { type Caller, isAdmin } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { createDb, preambleWaits, precede, settle } from "../../db/client";
 import type { SiteOptions } from "../../domain/site-options";
-import { holdSecondsOf, readCachedOptions } from "../../domain/site-options-store";
+import { readCachedOptions } from "../../domain/site-options-store";
 import { sha256Hex } from "../../lib/crypto";
 import { now } from "../../lib/time";
 import { readClaim } from "../../lib/token-claims";
@@ -39,7 +39,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   // The settings (unless the isolate holds them) and, where replicas answer, the token's last write: one KV read.
   const lastWriteAt = lastWriteBeforeRead(c, tokenHash, onPrimary);
   const [[stored, lastWrite = null], claim] = await Promise.all([
-    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env.KV, holdSecondsOf(c.env), lastWriteAt),
+    known && !lastWriteAt ? [known.options] : readCachedOptions(c.env, lastWriteAt),
     // On the primary the token is checked before anything is built: a second try must not need a third.
     token && !known && !onPrimary ? readClaim(token, c.env.PASSWORD_PEPPER) : null,
   ]);
@@ -67,9 +67,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   // No answer goes out on a claim D1 has not confirmed: a route that never reached D1 has it checked now.
   if (c.get("caller") && preambleWaits(db)) await settle(db);
-  const servedByReplica = attempt.meter.servedByReplica;
-  const lookedUp = Boolean(lastWriteAt);
-  const ownWrite = attempt.retry ? null : await ownWriteToRead(c, c.get("tokenHash"), { lookedUp, servedByReplica });
+  const ownWrite = attempt.retry ? null : await ownWriteToRead(c, c.get("tokenHash"), lastWriteAt !== null);
   if (ownWrite) {
     // A replica answered before the caller's own last write: served again from that write (http/attempt.ts).
     attempt.retry = {

@@ -49,12 +49,12 @@ export function lastWriteBeforeRead(c: Context<AppEnv>, tokenHash: string | null
 export async function ownWriteToRead(
   c: Context<AppEnv>,
   tokenHash: string | null,
-  { lookedUp, servedByReplica }: { lookedUp: boolean; servedByReplica: boolean },
+  lookedUp: boolean,
 ): Promise<string | null> {
-  if (!servedByReplica) return null;
+  const attempt = c.get("attempt");
+  if (!attempt.meter.servedByReplica) return null;
   replicated.add(c.env.DB);
   // Only a first try looks: a second one knows the caller already, and must not need a third (http/attempt.ts).
-  const attempt = c.get("attempt");
   if (lookedUp || attempt.known || !readsOwnWrites(c, tokenHash, attempt.onPrimary)) return null;
   return c.env.KV.get(lastWriteKey(tokenHash));
 }

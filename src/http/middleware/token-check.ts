@@ -10,7 +10,7 @@ import { type Caller, isAdmin, userColumns } from "../../core/caller";
 import { backgroundDb, type Db, type Preamble, Prebuilt } from "../../db/client";
 import { tokens, users } from "../../db/schema";
 import { optionsFromRows, type SiteOptions } from "../../domain/site-options";
-import { cacheOptions, holdSecondsOf, selectOptionRows } from "../../domain/site-options-store";
+import { cacheOptions, selectOptionRows } from "../../domain/site-options-store";
 import type { TokenClaim } from "../../lib/token-claims";
 import type { AppEnv } from "../app-env";
 import { StaleClaim } from "../attempt";
@@ -91,7 +91,7 @@ export function tokenCheck(c: Context<AppEnv>, presented: Presented): Preamble |
       if (found.options) {
         record = optionsFromRows(found.options);
         c.set("options", record);
-        c.executionCtx.waitUntil(cacheOptions(c.env.KV, record, holdSecondsOf(c.env)));
+        c.executionCtx.waitUntil(cacheOptions(c.env, record));
       }
       if (tokenHash) settleCaller(c, presented, tokenHash, found.callers?.[0], record);
     },

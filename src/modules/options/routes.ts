@@ -10,7 +10,7 @@ import { mdclubCompat } from "../../core/env";
 import { writeThenRead } from "../../db/client";
 import { sentName, toNeutralNames, toOriginalNames } from "../../domain/mdclub-option-names";
 import { optionFields, optionNames, optionsFromRows, visibleOptions } from "../../domain/site-options";
-import { cacheOptions, holdSecondsOf, selectOptionRows, upsertOptionStatements } from "../../domain/site-options-store";
+import { cacheOptions, selectOptionRows, upsertOptionStatements } from "../../domain/site-options-store";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { adminRequired, settled, siteOptions } from "../../http/middleware/context";
@@ -95,7 +95,7 @@ router.openapi(
     const db = c.get("db");
     const record = optionsFromRows(await writeThenRead(db, upsertOptionStatements(db, changes), selectOptionRows(db)));
     // Write-through: every later request reads the settings from KV.
-    await cacheOptions(c.env.KV, record, holdSecondsOf(c.env));
+    await cacheOptions(c.env, record);
     return ok(c, named(c, record));
   },
   (result, c) => (result.success ? undefined : rejectInSentNames(result.error, c)),
