@@ -1,10 +1,14 @@
-/** Pure rules shared by every route: pagination, include, order, id lists, path ids and the error table. */
+/**
+ * Pure rules shared by every route: pagination, include, order, id lists, path ids, image URL sets and the error
+ * table.
+ */
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ApiError, errorCodes } from "../src/core/errors";
 import { pascal, pathId } from "../src/http/openapi";
 import { formatBytes } from "../src/lib/bytes";
 import { isPositiveIntString, MAX_IDS, parseIdList } from "../src/lib/ids";
+import { imageUrls } from "../src/lib/image-urls";
 import { parseInclude } from "../src/lib/include";
 import { type OrderRule, parseOrder } from "../src/lib/order";
 import { MAX_PAGE, paginate, parsePage } from "../src/lib/pagination";
@@ -263,5 +267,31 @@ describe("formatBytes", () => {
 describe("pascal", () => {
   it("turns a snake_case name into the words of an operationId", () => {
     expect(["question", "following_topics", "user"].map(pascal)).toEqual(["Question", "FollowingTopics", "User"]);
+  });
+});
+
+describe("imageUrls", () => {
+  const site = (storage_url: string) => ({ options: { site_static_url: "", storage_url }, origin: "https://c.test" });
+
+  it("names the stored file and its sizes, or the default image, on the site's bases", () => {
+    const one = site("https://files.test/");
+    expect(imageUrls("user-avatar/ab/cd.png", "avatar.png", one)).toEqual({
+      original: "https://files.test/user-avatar/ab/cd.png",
+      small: "https://files.test/user-avatar/ab/cd_small.png",
+      middle: "https://files.test/user-avatar/ab/cd_middle.png",
+      large: "https://files.test/user-avatar/ab/cd_large.png",
+    });
+    expect(imageUrls("", "avatar.png", one).large).toBe("https://c.test/static/default/avatar_large.png");
+  });
+
+  it("shares one set per image and settings record, which nobody can change, and none across records", () => {
+    const one = site("");
+    const shared = imageUrls("a/b.jpg", "topic_cover.jpg", one);
+    expect(imageUrls("a/b.jpg", "topic_cover.jpg", one)).toBe(shared);
+    expect(Object.isFrozen(shared)).toBe(true);
+    // The default image is not the stored file of the same name.
+    expect(imageUrls("", "b.jpg", one)).not.toBe(imageUrls("b.jpg", "b.jpg", one));
+    // A settings change makes a new record: its URLs are made on its own bases.
+    expect(imageUrls("a/b.jpg", "topic_cover.jpg", site("https://cdn.test")).original).toBe("https://cdn.test/a/b.jpg");
   });
 });

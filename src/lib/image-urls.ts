@@ -12,31 +12,43 @@ export interface UrlSite {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/** A site's bases, and the URL sets made from them: shared by every record that shows the same image. */
+interface Site {
+  origin: string;
+  static: string;
+  storage: string;
+  urls: Map<string, ImageUrls>;
+}
+
 /**
  * The two bases of a settings record and an origin, worked out once: a page presents hundreds of images. Kept by
  * the record, which a change of settings replaces (domain/site-options-store.ts), so a base never outlives its setting.
  */
-const basesOf = new WeakMap<object, { origin: string; static: string; storage: string }>();
+const sites = new WeakMap<object, Site>();
 
-function bases(site: UrlSite) {
+/** URL sets kept per site: beyond this many stored images, the set starts again. */
+const MAX_URL_SETS = 2000;
+
+function siteOf(site: UrlSite): Site {
   const options = site.options;
-  let found = basesOf.get(options);
+  let found = sites.get(options);
   if (found?.origin !== site.origin) {
     found = {
       origin: site.origin,
       static: trimSlash(options.site_static_url || `${site.origin}/static`),
       storage: trimSlash(options.storage_url || `${site.origin}/upload`),
+      urls: new Map(),
     };
-    basesOf.set(options, found);
+    sites.set(options, found);
   }
   return found;
 }
 
 /** Base URL of static assets: `site_static_url`, or the Worker's own /static. */
-export const staticBase = (site: UrlSite) => bases(site).static;
+export const staticBase = (site: UrlSite) => siteOf(site).static;
 
 /** Base URL of stored files: `storage_url`, or the Worker's own route that serves them from R2. */
-export const storageBase = (site: UrlSite) => bases(site).storage;
+export const storageBase = (site: UrlSite) => siteOf(site).storage;
 
 export interface ImageUrls {
   original: string;
@@ -45,17 +57,31 @@ export interface ImageUrls {
   large: string;
 }
 
-const SIZES = ["small", "middle", "large"] as const;
-
-export function storedUrls(base: string, path: string): ImageUrls {
+function storedUrls(base: string, path: string): ImageUrls {
   const dot = path.lastIndexOf(".");
   const [stem, ext] = dot > 0 ? [path.slice(0, dot), path.slice(dot)] : [path, ""];
-  const urls = { original: `${base}/${path}` } as ImageUrls;
-  for (const size of SIZES) urls[size] = `${base}/${stem}_${size}${ext}`;
-  return urls;
+  return {
+    original: `${base}/${path}`,
+    small: `${base}/${stem}_small${ext}`,
+    middle: `${base}/${stem}_middle${ext}`,
+    large: `${base}/${stem}_large${ext}`,
+  };
 }
 
-/** The uploaded file's URLs, or the default image `default/<fallback>` from the static base. */
+/**
+ * The uploaded file's URLs, or the default image `default/<fallback>` from the static base. One frozen set per image
+ * and site, made once: a page shows the same avatars and covers over and over (every record of a user's list has the
+ * same author), and strings joined anew on each request are ropes that `JSON.stringify` must flatten first, which
+ * measured slower than the whole rest of the body's serialisation (docs/performance.md#serialising-the-body).
+ */
 export function imageUrls(stored: string, fallback: string, site: UrlSite): ImageUrls {
-  return stored ? storedUrls(storageBase(site), stored) : storedUrls(`${staticBase(site)}/default`, fallback);
+  const found = siteOf(site);
+  const key = stored || `\u0000${fallback}`;
+  let urls = found.urls.get(key);
+  if (!urls) {
+    urls = Object.freeze(stored ? storedUrls(found.storage, stored) : storedUrls(`${found.static}/default`, fallback));
+    if (found.urls.size >= MAX_URL_SETS) found.urls.clear();
+    found.urls.set(key, urls);
+  }
+  return urls;
 }
