@@ -5,7 +5,9 @@
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
  *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
- *   --reference-shape=project (the round trips the project made before one-batch reads: KV, then two batches)
+ *   --reference-shape=project (the round trips the project made before one-batch reads: KV, then two batches), or
+ *   --reference-shape=required (the reference also does what the issue asks of every read besides its SQL: a D1
+ *   session and its bookmark, the ETag, the CORS headers, a request id)
  *   --request-log (the project writes its per-request log line, off by default: the reference writes none, and
  *   under `wrangler dev` each printed line costs its Node process about 1 ms)
  */

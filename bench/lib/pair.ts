@@ -50,7 +50,7 @@ export async function seededWithLogins(
 export async function startPair(options: {
   reseed: boolean;
   seedConnections: number;
-  /** "project": the reference makes the project's round trips (bench/reference/worker.ts, Env.SHAPE). */
+  /** "project" or "required": the reference takes the project's round trips, or does its required work (Env.SHAPE). */
   referenceShape?: string;
   /** Whether the project writes its per-request log line (REQUEST_LOG), which the reference does not. */
   requestLog?: boolean;
