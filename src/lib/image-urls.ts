@@ -2,6 +2,7 @@
  * URL sets of stored images (`{original, small, middle, large}`): the stored file and its size variants named
  * `<name>_<size>.<ext>` (docs/images.md), or the site's default image of that kind.
  */
+import { variantPath } from "./storage";
 
 /** What the bases depend on: the settings that name them and the request's origin (an http View is one). */
 export interface UrlSite {
@@ -21,8 +22,8 @@ interface Site {
 }
 
 /**
- * The two bases of a settings record and an origin, worked out once: a page presents hundreds of images. Kept by
- * the record, which a change of settings replaces (domain/site-options-store.ts), so a base never outlives its setting.
+ * A settings record's bases for an origin, and its URL sets, made once: a page presents hundreds of images. Kept by
+ * the record, which a change of settings replaces (domain/site-options-store.ts), so neither outlives its setting.
  */
 const sites = new WeakMap<object, Site>();
 
@@ -44,9 +45,6 @@ function siteOf(site: UrlSite): Site {
   return found;
 }
 
-/** Base URL of static assets: `site_static_url`, or the Worker's own /static. */
-export const staticBase = (site: UrlSite) => siteOf(site).static;
-
 /** Base URL of stored files: `storage_url`, or the Worker's own route that serves them from R2. */
 export const storageBase = (site: UrlSite) => siteOf(site).storage;
 
@@ -57,16 +55,13 @@ export interface ImageUrls {
   large: string;
 }
 
-function storedUrls(base: string, path: string): ImageUrls {
-  const dot = path.lastIndexOf(".");
-  const [stem, ext] = dot > 0 ? [path.slice(0, dot), path.slice(dot)] : [path, ""];
-  return {
-    original: `${base}/${path}`,
-    small: `${base}/${stem}_small${ext}`,
-    middle: `${base}/${stem}_middle${ext}`,
-    large: `${base}/${stem}_large${ext}`,
-  };
-}
+/** The file at `path` and its size variants, named as they are stored (lib/storage.ts). */
+const storedUrls = (base: string, path: string): ImageUrls => ({
+  original: `${base}/${path}`,
+  small: `${base}/${variantPath(path, "small")}`,
+  middle: `${base}/${variantPath(path, "middle")}`,
+  large: `${base}/${variantPath(path, "large")}`,
+});
 
 /**
  * The uploaded file's URLs, or the default image `default/<fallback>` from the static base. One frozen set per image

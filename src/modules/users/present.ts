@@ -40,5 +40,5 @@ export function presentUser(row: UserRow, view: View, relationships?: UserRelati
   record.avatar = avatarUrls(row, view);
   record.cover = coverUrls(row, view);
   if (relationships) record.relationships = relationships;
-  return record as unknown as User;
+  return record as User;
 }
