@@ -5,9 +5,11 @@
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
  *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
- *   --reference-shape=project (the round trips the project made before one-batch reads: KV, then two batches), or
- *   --reference-shape=required (the reference also does what the issue asks of every read besides its SQL: a D1
- *   session and its bookmark, the ETag, the CORS headers, a request id)
+ *   --reference-shape=required (the default: the reference also does what the issue asks of every answer besides
+ *   its SQL, a D1 session and its bookmark, the ETag, the CORS headers, a request id, so that both answer the same
+ *   headers), --reference-shape=bare (one batch and the body, nothing else), or --reference-shape=project (the
+ *   round trips the project made before one-batch reads: KV, then two batches)
+ *   --assets (serve the project with its [assets] block, bench/lib/wrangler.ts)
  *   --request-log (the project writes its per-request log line, off by default: the reference writes none, and
  *   under `wrangler dev` each printed line costs its Node process about 1 ms)
  */
@@ -26,7 +28,7 @@ const settings = {
   seedConnections: option("seed-connections", 8),
   reseed: option("reseed", false),
   routes: option("routes", "comment,user-articles,articles,vote").split(","),
-  referenceShape: option("reference-shape", ""),
+  referenceShape: option("reference-shape", "required"),
   requestLog: option("request-log", false),
 };
 
@@ -46,7 +48,7 @@ const pair = await startPair({
   referenceShape: settings.referenceShape,
   requestLog: settings.requestLog,
 });
-if (settings.referenceShape) console.log(`The reference makes the ${settings.referenceShape}'s round trips.`);
+console.log(`The reference's shape: ${settings.referenceShape} (bench/reference/worker.ts, Env.SHAPE).`);
 const { project, reference } = pair;
 const servers = [project, reference] as const;
 const routes = pair.routes.filter((route) => settings.routes.includes(route.name));

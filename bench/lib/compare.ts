@@ -1,6 +1,7 @@
 /**
  * The project's and the reference's answers to the same request, compared: their JSON must be equal once each
- * server's own origin (in default image URLs) is written as `<origin>`.
+ * server's own origin (in default image URLs) is written as `<origin>`, and the headers one sends and the other does
+ * not are named (the reference's required shape sends the project's: session bookmark, ETag, CORS, request id).
  */
 import { type BenchRoute, send } from "./load";
 
@@ -35,13 +36,16 @@ export async function compareAnswers(
 ): Promise<{ equal: boolean; detail: string }> {
   const read = async (origin: string) => {
     const response = await send(origin, route.call(k));
-    return { status: response.status, text: (await response.text()).replaceAll(origin, "<origin>") };
+    const text = (await response.text()).replaceAll(origin, "<origin>");
+    return { status: response.status, text, headers: new Set(response.headers.keys()) };
   };
   const [mine, theirs] = [await read(project.origin), await read(reference.origin)];
+  const only = (a: Set<string>, b: Set<string>) => [...a].filter((name) => !b.has(name)).join(", ") || "none";
+  const headers = `; headers only the project sends: ${only(mine.headers, theirs.headers)}; only the reference: ${only(theirs.headers, mine.headers)}`;
   if (mine.status !== theirs.status) return { equal: false, detail: `status ${mine.status} vs ${theirs.status}` };
-  if (mine.text === theirs.text) return { equal: true, detail: `equal bytes (${mine.text.length} bytes)` };
+  if (mine.text === theirs.text) return { equal: true, detail: `equal bytes (${mine.text.length} bytes)${headers}` };
   const difference = firstDifference(JSON.parse(mine.text), JSON.parse(theirs.text));
   return difference
     ? { equal: false, detail: `differ at ${difference}` }
-    : { equal: true, detail: `equal JSON, other bytes (${mine.text.length} vs ${theirs.text.length})` };
+    : { equal: true, detail: `equal JSON, other bytes (${mine.text.length} vs ${theirs.text.length})${headers}` };
 }

@@ -50,7 +50,7 @@ export async function seededWithLogins(
 export async function startPair(options: {
   reseed: boolean;
   seedConnections: number;
-  /** "project" or "required": the reference takes the project's round trips, or does its required work (Env.SHAPE). */
+  /** The reference's SHAPE ("required", "bare" or "project", bench/reference/worker.ts); unset: its wrangler.toml's. */
   referenceShape?: string;
   /** Whether the project writes its per-request log line (REQUEST_LOG), which the reference does not. */
   requestLog?: boolean;

@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { freePort } from "../../scripts/lib/free-port.mjs";
+import { option } from "./options";
 
 // The package's bin script (its `exports` do not list it): found beside its package.json.
 const WRANGLER = join(
@@ -42,23 +43,29 @@ export const BENCH_VARS = {
 /**
  * The project's wrangler.toml for the benchmark, written into `dir`: its paths (`main`, `migrations_dir`, the assets
  * `directory`; a new path setting would need the same) made absolute from `root` (the checkout, or another
- * revision's copy of it), and without the `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing
- * binding counts nothing, src/core/env.ts). Everything else, `SERVER_TIMING` and `minify` included, stays as the
- * project ships it.
+ * revision's copy of it), and without
+ * - the `[[ratelimits]]` blocks, whose limits would refuse the seeding (a missing binding counts nothing,
+ *   src/core/env.ts);
+ * - the `[assets]` block, unless `--assets`. With it, `wrangler dev` puts Cloudflare's asset router in front of the
+ *   Worker: an isolate of its own in the same workerd, which decides that every benchmarked path (all under /api)
+ *   goes to the Worker, and whose CPU the benchmark would count as the project's (0.14–0.16 ms a request, README,
+ *   Benchmark). On Cloudflare that router is the platform's, not the Worker's CPU time; the reference has none.
+ * Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it.
  */
 export function projectConfig(dir: string, root = "."): string {
+  const assets = option("assets", false);
   const kept: string[] = [];
-  let inLimit = false;
+  let dropped = false;
   for (const line of readFileSync(join(root, "wrangler.toml"), "utf8").split("\n")) {
-    if (/^\s*\[/.test(line)) inLimit = /^\s*\[\[ratelimits\]\]/.test(line);
-    if (!inLimit) kept.push(line);
+    if (/^\s*\[/.test(line)) dropped = /^\s*\[\[ratelimits\]\]/.test(line) || (!assets && /^\s*\[assets\]/.test(line));
+    if (!dropped) kept.push(line);
   }
   const absolute = (path: string) => JSON.stringify(resolve(root, path));
   const text = kept
     .join("\n")
     .replace(/^main = "(.*)"$/m, (_, main: string) => `main = ${absolute(main)}`)
     .replace(/^migrations_dir = "(.*)"$/m, (_, migrations: string) => `migrations_dir = ${absolute(migrations)}`)
-    .replace(/^directory = "(.*)"$/m, (_, assets: string) => `directory = ${absolute(assets)}`);
+    .replace(/^directory = "(.*)"$/m, (_, folder: string) => `directory = ${absolute(folder)}`);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "wrangler.toml");
   writeFileSync(path, text);

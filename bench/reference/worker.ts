@@ -3,10 +3,10 @@
  * builder and no validation library, each answering with ONE `env.DB.batch()` (authentication included) the same
  * JSON the project answers. It reads the project's own database (same migrations, a copy of the seeded state),
  * so the project/reference ratio is what the project's structure costs. Only what the benchmark sends is
- * handled: a `token` header, `page`, `per_page` and `include`; the default order. With SHAPE = "project" it makes
- * the project's round trips instead (Env.SHAPE), so that the ratio can be split into round trips and the rest; with
- * SHAPE = "required" it also does what issue 10 asks of every read besides its SQL, so that the ratio can be split
- * into that work and the project's structure.
+ * handled: a `token` header, `page`, `per_page` and `include`; the default order. By default (SHAPE = "required",
+ * wrangler.toml) it also does what issue 10 asks of every answer besides its SQL, so that both Workers give the same
+ * answer, headers included; SHAPE = "bare" leaves that work out, to measure what it costs; SHAPE = "project" makes
+ * the project's round trips of before one-batch reads (Env.SHAPE), to measure what they cost.
  *
  * Routes: GET /api/comments/{id}, GET /api/users/{id}/articles, GET /api/articles, POST /api/articles/{id}/voters.
  */
@@ -16,8 +16,9 @@ interface Env {
   /** The project's settings cache (src/domain/site-options-store.ts), read in the project's shape only. */
   KV?: KVNamespace;
   /**
-   * "project": the project's round trips instead of one batch, to measure what they cost: the settings from KV,
-   * the caller in a batch of its own (with the settings when KV has lost them), then the route's batch.
+   * "required" (wrangler.toml): the required work besides the SQL (REQUIRED_HEADERS). "bare": one batch and the body,
+   * nothing else. "project": the project's round trips instead of one batch, to measure what they cost: the settings
+   * from KV, the caller in a batch of its own (with the settings when KV has lost them), then the route's batch.
    */
   SHAPE?: string;
 }
@@ -25,7 +26,8 @@ interface Env {
 /**
  * SHAPE = "required": the work every answer of the project does besides its SQL (README, What limits the ratio),
  * done as plainly as this Worker does the rest: a D1 session and its bookmark in `x-d1-bookmark`, the ETag (SHA-1 of
- * the body) and `If-None-Match`, the CORS headers, a request id and Server-Timing.
+ * the body) and `If-None-Match`, the CORS headers, a request id and Server-Timing; and a write's purge of the edge
+ * cache (purgeEdgeCache). Anonymous reads are not cached here: that route shows what the project's cache saves.
  */
 const REQUIRED_HEADERS: Record<string, string> = {
   "access-control-allow-origin": "*",
@@ -396,6 +398,15 @@ async function listArticles(env: Env, ask: Ask, authorId: number | null): Promis
 }
 
 /**
+ * What a write owes the project's anonymous edge cache (src/http/middleware/edge-cache.ts): a new generation stored
+ * in this data centre's Cache API, which orphans every cached answer. The reference caches nothing itself.
+ */
+async function purgeEdgeCache(url: URL): Promise<void> {
+  const generation = new Response(crypto.randomUUID(), { headers: { "cache-control": "max-age=86400" } });
+  await (await caches.open("edge-cache")).put(new URL("/api/edge-cache/generation", url).href, generation);
+}
+
+/**
  * A vote on a live article, as src/behaviours/votable.ts writes it: the other type's row is dropped, this one
  * inserted unless present, the three counters recounted from the vote rows, and the counts read back; all
  * conditioned on the caller, so an anonymous request writes nothing.
@@ -443,6 +454,7 @@ async function voteArticle(env: Env, ask: Ask, id: number, type: unknown): Promi
   if (!valid) return error(200006, "Vote type must be up or down", 400, ran);
   const counts = ran.rows[3][0];
   if (!counts) return error(206001, "Article not found", 404, ran);
+  if (ask.required) await purgeEdgeCache(ask.url);
   return json({ code: 0, data: counts }, 200, ran);
 }
 
