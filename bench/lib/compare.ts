@@ -41,7 +41,9 @@ export async function compareAnswers(
   };
   const [mine, theirs] = [await read(project.origin), await read(reference.origin)];
   const only = (a: Set<string>, b: Set<string>) => [...a].filter((name) => !b.has(name)).join(", ") || "none";
-  const headers = `; headers only the project sends: ${only(mine.headers, theirs.headers)}; only the reference: ${only(theirs.headers, mine.headers)}`;
+  const headers =
+    `; headers only the project sends: ${only(mine.headers, theirs.headers)}; ` +
+    `only the reference: ${only(theirs.headers, mine.headers)}`;
   if (mine.status !== theirs.status) return { equal: false, detail: `status ${mine.status} vs ${theirs.status}` };
   if (mine.text === theirs.text) return { equal: true, detail: `equal bytes (${mine.text.length} bytes)${headers}` };
   const difference = firstDifference(JSON.parse(mine.text), JSON.parse(theirs.text));
