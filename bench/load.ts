@@ -7,7 +7,7 @@
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
  *   --reference-shape=required (the default: the reference also does what the issue asks of every answer besides
  *   its SQL, a D1 session and its bookmark, the ETag, the CORS headers, a request id, so that both answer the same
- *   headers), --reference-shape=bare (one batch and the body, nothing else), or --reference-shape=project (the
+ *   headers), --reference-shape=bare (one batch, the body and Server-Timing), or --reference-shape=project (the
  *   round trips the project made before one-batch reads: KV, then two batches)
  *   --assets (serve the project with its [assets] block, bench/lib/wrangler.ts)
  *   --request-log (the project writes its per-request log line, off by default: the reference writes none, and
