@@ -5,10 +5,11 @@
  * `Server-Timing`) and the project/reference ratio. Settings (flag or BENCH_* variable):
  *   --connections=16  --requests=600 (per round and server)  --rounds=5  --warmup=200  --routes=comment,...
  *   --seed-connections=8  --reseed (seed again even if a kept seeded state matches)  --quick (200 × 1, warm-up 50)
- *   --reference-shape=required (the default: the reference also does what the issue asks of every answer besides
- *   its SQL, a D1 session and its bookmark, the ETag, the CORS headers, a request id, so that both answer the same
- *   headers), --reference-shape=bare (one batch, the body and Server-Timing), or --reference-shape=project (the
- *   round trips the project made before one-batch reads: KV, then two batches)
+ *   --reference-shape=required (the default, set in bench/reference/wrangler.toml: the reference also does what
+ *   the issue asks of every answer besides its SQL, a D1 session and its bookmark, the ETag, the CORS headers, a
+ *   request id, so that both answer the same headers), --reference-shape=bare (one batch, the body and
+ *   Server-Timing), or --reference-shape=project (the round trips the project made before one-batch reads: KV, then
+ *   two batches)
  *   --assets (serve the project with its [assets] block, bench/lib/wrangler.ts)
  *   --request-log (the project writes its per-request log line, off by default: the reference writes none, and
  *   under `wrangler dev` each printed line costs its Node process about 1 ms)
@@ -28,7 +29,8 @@ const settings = {
   seedConnections: option("seed-connections", 8),
   reseed: option("reseed", false),
   routes: option("routes", "comment,user-articles,articles,vote").split(","),
-  referenceShape: option("reference-shape", "required"),
+  // Unset: the reference's own default (SHAPE in bench/reference/wrangler.toml).
+  referenceShape: option("reference-shape", ""),
   requestLog: option("request-log", false),
 };
 
@@ -48,7 +50,9 @@ const pair = await startPair({
   referenceShape: settings.referenceShape,
   requestLog: settings.requestLog,
 });
-console.log(`The reference's shape: ${settings.referenceShape} (bench/reference/worker.ts, Env.SHAPE).`);
+console.log(
+  `The reference's shape: ${settings.referenceShape || "its default, SHAPE in bench/reference/wrangler.toml"}.`,
+);
 const { project, reference } = pair;
 const servers = [project, reference] as const;
 const routes = pair.routes.filter((route) => settings.routes.includes(route.name));

@@ -7,7 +7,7 @@
  * waiting (for D1, whose local simulator runs in isolates of its own that this profile does not see). The profile is
  * kept in .wrangler/bench/profiles/ for Chrome DevTools. Settings (flag or BENCH_* variable):
  *   --route=comment (or user-articles, articles, vote)  --requests=1000  --warmup=300  --interval=100 (µs)
- *   --reference  --reference-shape=required (or bare, bench/reference/worker.ts)  --top=40
+ *   --reference  --reference-shape=bare (or project; unset: bench/reference/wrangler.toml's)  --top=40
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -33,7 +33,7 @@ const settings = {
   warmup: option("warmup", 300),
   interval: option("interval", 100),
   reference: option("reference", false),
-  referenceShape: option("reference-shape", "required"),
+  referenceShape: option("reference-shape", ""),
   top: option("top", 40),
 };
 const PROFILES = ".wrangler/bench/profiles";
@@ -83,7 +83,7 @@ const { seeded, tokens } = await seededWithLogins(config, state, run, { reseed: 
 if (settings.reference) copyState(state, join(run, "reference-state"));
 const server = settings.reference
   ? await startServer("reference", REFERENCE_CONFIG, join(run, "reference-state"), join(run, "ref.log"), {
-      vars: { SHAPE: settings.referenceShape },
+      vars: settings.referenceShape ? { SHAPE: settings.referenceShape } : {},
     })
   : await startServer("project", config, state, join(run, "project.log"), {
       vars: { ...BENCH_VARS, REQUEST_LOG: "false" },

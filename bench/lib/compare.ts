@@ -1,8 +1,14 @@
 /**
  * The project's and the reference's answers to the same request, compared: their JSON must be equal once each
- * server's own origin (in default image URLs) is written as `<origin>`, and the headers one sends and the other does
- * not are named (the reference's required shape sends the project's: session bookmark, ETag, CORS, request id).
+ * server's own origin (in default image URLs) is written as `<origin>`; the headers one sends and the other does
+ * not are named (the reference's required shape sends the project's: session bookmark, ETag, CORS, request id), and
+ * so are those both send with other values, besides the ones that name this answer alone. The reference writes the
+ * project's CORS values out by hand (it imports nothing of the project): this is where a change to them shows.
  */
+
+/** Headers whose values belong to one answer or one server: its bytes, its id, its bookmark, its timings. */
+const OWN_VALUES = new Set(["content-length", "date", "etag", "server-timing", "x-d1-bookmark", "x-request-id"]);
+
 import { type BenchRoute, send } from "./load";
 
 /** The first place two JSON values differ, as a path and both values; null when equal. */
@@ -37,13 +43,17 @@ export async function compareAnswers(
   const read = async (origin: string) => {
     const response = await send(origin, route.call(k));
     const text = (await response.text()).replaceAll(origin, "<origin>");
-    return { status: response.status, text, headers: new Set(response.headers.keys()) };
+    return { status: response.status, text, headers: new Map(response.headers) };
   };
   const [mine, theirs] = [await read(project.origin), await read(reference.origin)];
-  const only = (a: Set<string>, b: Set<string>) => [...a].filter((name) => !b.has(name)).join(", ") || "none";
+  const only = (a: Map<string, string>, b: Map<string, string>) =>
+    [...a.keys()].filter((name) => !b.has(name)).join(", ") || "none";
+  const otherValues = [...mine.headers]
+    .filter(([name, value]) => !OWN_VALUES.has(name) && theirs.headers.has(name) && theirs.headers.get(name) !== value)
+    .map(([name]) => name);
   const headers =
     `; headers only the project sends: ${only(mine.headers, theirs.headers)}; ` +
-    `only the reference: ${only(theirs.headers, mine.headers)}`;
+    `only the reference: ${only(theirs.headers, mine.headers)}; other values: ${otherValues.join(", ") || "none"}`;
   if (mine.status !== theirs.status) return { equal: false, detail: `status ${mine.status} vs ${theirs.status}` };
   if (mine.text === theirs.text) return { equal: true, detail: `equal bytes (${mine.text.length} bytes)${headers}` };
   const difference = firstDifference(JSON.parse(mine.text), JSON.parse(theirs.text));
