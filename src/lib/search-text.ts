@@ -31,14 +31,25 @@ export function indexedText(text: string): string {
 /** A document's text from several fields, one per line. */
 export const joinedText = (fields: readonly string[]): string => fields.filter(Boolean).join("\n");
 
-/** docs/search.md#queries: the bounds of the work one query may ask for. */
+/** docs/search.md#limits: the bounds of the work one query may ask for. */
 export const MAX_QUERY_LENGTH = 200;
 export const MAX_QUERY_TERMS = 10;
-/** A prefix shorter than this would read most of the index's vocabulary: such a term is searched as a word. */
+/**
+ * A prefix reads every word of the index it starts, so what it costs is set by its last token (the part FTS5 expands),
+ * counted in letters and digits as the tokenizer reads them: `a.*` or `"x a"*` expand `a`. One shorter than this
+ * would read most of the vocabulary: such a term is searched as a word.
+ */
 const MIN_PREFIX_LENGTH = 2;
+/** Each prefix term is a scan of part of the vocabulary, run again for the total, the page and each include. */
+export const MAX_PREFIX_TERMS = 3;
 
 /** What the tokenizer keeps as part of a token: letters, digits and private-use characters. */
 const TOKEN_CHARACTER = /[\p{L}\p{N}\p{Co}]/u;
+/** A token's characters: a run of them, or a single CJK character (each is a token of its own here). */
+const TOKEN = new RegExp(`${CJK.source}|(?:(?!${CJK.source})[\\p{L}\\p{N}\\p{Co}])+`, "gu");
+
+/** The letters and digits of the last token of `text`, as FTS5 will read it: what a prefix on it expands. */
+const lastTokenLength = (text: string): number => codePointLength(text.match(TOKEN)?.at(-1) ?? "");
 /** Controls a query may not hold; tabs and line breaks are whitespace. */
 const QUERY_CONTROLS = /(?![\t\n\r])\p{Cc}/u;
 /** A term: a quoted phrase (its closing quote optional) or a run of anything but whitespace, either maybe `*`-ended. */
@@ -51,15 +62,15 @@ function phrase(text: string, prefix: boolean): string | null {
   if (!TOKEN_CHARACTER.test(text)) return null;
   const tokens = text.replace(CJK, " $& ").trim();
   const quoted = `"${tokens.replace(/"/g, '""')}"`;
-  return prefix && codePointLength(text) >= MIN_PREFIX_LENGTH ? `${quoted}*` : quoted;
+  return prefix && lastTokenLength(text) >= MIN_PREFIX_LENGTH ? `${quoted}*` : quoted;
 }
 
 /**
  * A reader's query as an FTS5 expression every term of which must match: words, `"quoted phrases"` and `prefix*`
  * terms. Everything else is text: FTS5's operators (`AND`, `OR`, `NOT`, `NEAR`), parentheses, column filters and
  * stray quotes are searched as words or dropped as separators, never read as syntax. Refused: an empty query, one
- * longer than {@link MAX_QUERY_LENGTH} characters or with more than {@link MAX_QUERY_TERMS} terms, one holding
- * control characters, and one with no letter or digit to search for.
+ * longer than {@link MAX_QUERY_LENGTH} characters or with more than {@link MAX_QUERY_TERMS} terms or
+ * {@link MAX_PREFIX_TERMS} prefixes, one holding control characters, and one with no letter or digit to search for.
  */
 export function parseSearchQuery(raw: string): ParsedQuery {
   const query = raw.trim();
@@ -75,6 +86,9 @@ export function parseSearchQuery(raw: string): ParsedQuery {
   }
   if (phrases.length === 0) return { ok: false, error: "must contain a letter or a digit" };
   if (phrases.length > MAX_QUERY_TERMS) return { ok: false, error: `at most ${MAX_QUERY_TERMS} terms` };
+  if (phrases.filter((found) => found.endsWith("*")).length > MAX_PREFIX_TERMS) {
+    return { ok: false, error: `at most ${MAX_PREFIX_TERMS} prefix* terms` };
+  }
   return { ok: true, match: phrases.join(" ") };
 }
 
