@@ -13,12 +13,15 @@ import { apiReference } from "./http/api-reference";
 import type { AppEnv } from "./http/app-env";
 import { staleClaimIn } from "./http/attempt";
 import { normaliseBody } from "./http/middleware/body";
-import { requestContext } from "./http/middleware/context";
+import { confirmClaim, resolveCaller } from "./http/middleware/caller";
 import { cors } from "./http/middleware/cors";
+import { readCredential } from "./http/middleware/credential";
+import { d1Session } from "./http/middleware/d1-session";
 import { edgeCache } from "./http/middleware/edge-cache";
 import { rateLimit } from "./http/middleware/rate-limit";
 import { requestLog } from "./http/middleware/request-log";
 import { meteredDb } from "./http/middleware/server-timing";
+import { siteSettings } from "./http/middleware/site-settings";
 import { authSecurity } from "./http/openapi";
 import { createRouter } from "./http/router";
 import { reportError } from "./lib/error-report";
@@ -67,14 +70,46 @@ export const documentConfig = (origin: string): Parameters<OpenAPIHono["getOpenA
   security: [{}, ...authSecurity],
 });
 
+/**
+ * The query parameters of each GET route, by its Hono path, from the OpenAPI routes (the schemas that validate them):
+ * the edge cache keeps an answer under those alone. Made on the first request, once every route is mounted.
+ */
+function queryNamesOf(app: OpenAPIHono<AppEnv>): (path: string) => ReadonlySet<string> | undefined {
+  let names: Map<string, ReadonlySet<string>> | undefined;
+  return (path) => {
+    names ??= new Map(
+      app.openAPIRegistry.definitions.flatMap((definition) => {
+        if (definition.type !== "route" || definition.route.method !== "get") return [];
+        const query = definition.route.request?.query as { shape?: Record<string, unknown> } | undefined;
+        const honoPath = definition.route.path.replace(/\{([^}]+)\}/g, ":$1");
+        return [[honoPath, new Set(Object.keys(query?.shape ?? {}))] as const];
+      }),
+    );
+    return names.get(path);
+  };
+}
+
 export function createApp() {
   const app = createRouter();
   app.use("*", meteredDb, requestLog, cors);
-  // The edge cache comes first, so that a hit reads neither D1 nor KV. The limit needs the caller (administrators
-  // are not counted) and comes before the body is read. The ETag is the SHA-1 of a successful GET's body (made with
-  // the body by http/envelope.ts for the JSON answers, by hono/etag for the others), compared innermost, so that the
-  // middleware above still add their headers (CORS, Cache-Control, Server-Timing) to a 304.
-  app.use("/api/*", edgeCache, requestContext, rateLimit, normaliseBody, etag());
+  // The edge cache comes first, so that a hit reads neither D1 nor KV. Then the request's context, one concern each:
+  // its credential, its D1 session, the settings, its caller. The limit needs the caller (only checked callers are
+  // counted, administrators not at all) and comes before the body is read and before `confirmClaim`, so that a
+  // refusal costs no D1. The ETag is the SHA-1 of a successful GET's body (made with the body by http/envelope.ts for
+  // the JSON answers, by hono/etag for the others), compared innermost, so that the middleware above still add their
+  // headers (CORS, Cache-Control, Server-Timing) to a 304.
+  app.use(
+    "/api/*",
+    edgeCache(queryNamesOf(app)),
+    readCredential,
+    d1Session,
+    siteSettings,
+    resolveCaller,
+    rateLimit,
+    confirmClaim,
+    normaliseBody,
+    etag(),
+  );
 
   for (const router of routers) app.route("/api", router);
   app.route("/", fileRouter);

@@ -3,12 +3,12 @@ import { createApp } from "./app";
 import type { Bindings } from "./core/env";
 import { backgroundDb } from "./db/client";
 import { beginAttempt } from "./http/attempt";
+import { credentialOf } from "./http/credential";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
 
 const app = createApp();
 
-const CREDENTIALS = ["token", "authorization", "cookie"];
 const carriesBody = (request: Request) => request.body !== null && request.method !== "GET";
 
 /**
@@ -17,8 +17,8 @@ const carriesBody = (request: Request) => request.body !== null && request.metho
  * request that may need a second one keeps a copy of its body for it.
  */
 async function serve(request: Request, env: Bindings, ctx: ExecutionContext): Promise<Response> {
-  const claims = CREDENTIALS.some((name) => request.headers.has(name));
-  const spare = claims && carriesBody(request) ? request.clone() : request;
+  // Only a request with a token can need a second try.
+  const spare = credentialOf(request.headers) && carriesBody(request) ? request.clone() : request;
   const attempt = beginAttempt(request);
   const response = await app.fetch(request, env, ctx);
   if (!attempt.retry) return response;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TOKEN_LIFETIME } from "../src/http/middleware/token-check";
 import { sha1Hex, sha256Hex } from "../src/lib/crypto";
+import { TOKEN_LIFETIME } from "../src/lib/token-claims";
 import { del, patch, post } from "./helpers/api";
 import { createAdmin, createToken, createUser, DEFAULT_PASSWORD } from "./helpers/factories";
 
@@ -33,8 +33,8 @@ describe("POST /api/tokens", () => {
     expect(res.body.code).toBe(0);
     const token = res.body.data;
     expect(token).toEqual({
-      // Its holder's id and role, the secret, and their MAC (docs/performance.md#one-round-trip).
-      token: expect.stringMatching(new RegExp(`^${user.user_id}\\.u\\.[0-9a-f]{64}\\.[0-9a-f]{32}$`)),
+      // Its holder's id and role, its issue time, the secret, and their MAC (docs/auth.md#what-a-claim-may-do).
+      token: expect.stringMatching(new RegExp(`^${user.user_id}\\.u\\.\\d+\\.[0-9a-f]{64}\\.[0-9a-f]{32}$`)),
       user_id: user.user_id,
       device: "test-phone",
       create_time: expect.any(Number),

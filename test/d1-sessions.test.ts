@@ -26,7 +26,10 @@ async function watched(
 /** A binding whose reads a replica answers (test/helpers/faulty-db.ts). */
 const replicated = () => Object.assign(new FaultyD1(env.DB), { replica: true });
 
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+/** A bookmark as answers carry it: D1's own, then a MAC of it (http/middleware/d1-session.ts). */
+const BOOKMARK = /^([0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32})\.[0-9a-f]{32}$/;
+/** D1's bookmark inside a signed one: where a session starts. */
+const d1Bookmark = (signed: string | null) => BOOKMARK.exec(signed ?? "")?.[1];
 
 describe("every request runs in a D1 session", () => {
   it("a read at the nearest replica, a write at the primary, each answering its bookmark", async () => {
@@ -47,10 +50,10 @@ describe("every request runs in a D1 session", () => {
   it("starts at the bookmark a client sends, and refuses one that is no bookmark before reading anything", async () => {
     const user = await createUser();
     const question = await createQuestion(user.user_id);
-    const bookmark = "00000000-00000007-00000000-0123456789abcdef0123456789abcdef";
-    const read = await watched("GET", `/api/questions/${question}`, { headers: { "x-d1-bookmark": bookmark } });
+    const signed = (await get("/api/questions")).headers.get("x-d1-bookmark") as string;
+    const read = await watched("GET", `/api/questions/${question}`, { headers: { "x-d1-bookmark": signed } });
     expect(read.res.status).toBe(200);
-    expect(read.sessions).toEqual([bookmark]);
+    expect(read.sessions).toEqual([d1Bookmark(signed)]);
 
     const bad = await watched("GET", `/api/questions/${question}`, { headers: { "x-d1-bookmark": "<script>" } });
     expect([bad.res.status, bad.res.body.code, Object.keys(bad.res.body.errors)]).toEqual([
@@ -59,6 +62,24 @@ describe("every request runs in a D1 session", () => {
       ["x-d1-bookmark"],
     ]);
     expect(bad.res.roundTrips).toBe(0);
+  });
+
+  // Attack: a well-formed bookmark this API never gave out (forged, or naming a future state) reached D1 as it was,
+  // which in production answers an error or waits for a state that may never come.
+  it.each([
+    ["D1's shape without a MAC", "00000000-00000007-00000000-0123456789abcdef0123456789abcdef"],
+    ["a future state under another's MAC", "ffffffff-ffffffff-00000000-0123456789abcdef0123456789abcdef.MAC"],
+    ["a signed one with its MAC altered", "SIGNED-ALTERED"],
+  ])("refuses %s before reading anything", async (_, given) => {
+    const signed = (await get("/api/questions")).headers.get("x-d1-bookmark") as string;
+    const [bookmark, mac] = signed.split(".") as [string, string];
+    const header = given
+      .replace("MAC", mac)
+      .replace("SIGNED-ALTERED", `${bookmark}.${mac.slice(0, -1)}${mac.endsWith("0") ? "1" : "0"}`);
+    const res = await watched("GET", "/api/questions", { headers: { "x-d1-bookmark": header } });
+    expect(res.res.status).toBe(400);
+    expect(res.res.body.errors).toEqual({ "x-d1-bookmark": "not a bookmark this API answered" });
+    expect([res.sessions, res.res.roundTrips]).toEqual([[], 0]);
   });
 
   it("lets browsers on other origins send and read the bookmark", async () => {
@@ -78,8 +99,8 @@ describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
       token: user.token,
       body: { content_markdown: "Mine" },
     });
-    const bookmark = write.headers.get("x-d1-bookmark");
-    expect(bookmark).toMatch(BOOKMARK);
+    const bookmark = d1Bookmark(write.headers.get("x-d1-bookmark"));
+    expect(bookmark).toBeDefined();
 
     const db = replicated();
     const mine = await watched("GET", `/api/questions/${question}/answers`, { token: user.token }, db);
@@ -122,7 +143,7 @@ describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
     const login = await post("/api/tokens", { body: { name: user.username, password: DEFAULT_PASSWORD } });
     const me = await watched("GET", "/api/user", { token: login.body.data.token }, replicated());
     expect(me.res.body.data.user_id).toBe(user.user_id);
-    expect(me.sessions).toEqual(["first-unconstrained", login.headers.get("x-d1-bookmark")]);
+    expect(me.sessions).toEqual(["first-unconstrained", d1Bookmark(login.headers.get("x-d1-bookmark"))]);
   });
 
   it("looks for a token no replica row holds again on the primary before answering as anonymous", async () => {

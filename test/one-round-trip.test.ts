@@ -12,7 +12,8 @@ import { del, get, patch, post } from "./helpers/api";
 import { createQuestion } from "./helpers/content";
 import { createAdmin, createToken, createUser, DEFAULT_PASSWORD, setOptions } from "./helpers/factories";
 
-const TOKEN_SHAPE = /^(\d+)\.([au])\.[0-9a-f]{64}\.[0-9a-f]{32}$/;
+/** `<user_id>.<a|u>.<issued>.<64 hex>.<32 hex>` (lib/token-claims.ts); the issue time is checked in claims-and-limits. */
+const TOKEN_SHAPE = /^(\d+)\.([au])\.\d+\.[0-9a-f]{64}\.[0-9a-f]{32}$/;
 
 const setRole = (userId: number, role: string) =>
   env.DB.prepare("UPDATE users SET role = ? WHERE user_id = ?").bind(role, userId).run();

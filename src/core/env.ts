@@ -24,6 +24,11 @@ export interface Bindings {
   ADMIN_PASSWORD?: string;
   /** Secret mixed into every password hash (HMAC before PBKDF2), so a leaked database alone cannot be cracked. */
   PASSWORD_PEPPER?: string;
+  /**
+   * "true" writes each mail to the log instead of sending it when no `smtp_host` is set: for `npm run dev` only
+   * (`.dev.vars.example`), since a mail holds codes that reset accounts (docs/stats-captcha-mail.md#outgoing-mail).
+   */
+  MAIL_TO_LOG?: string;
   /** Comma-separated origins, besides the API's own, whose cookie-authenticated writes are accepted. */
   TRUSTED_ORIGINS?: string;
   /** Write limits (lib/rate-limit.ts), `[[ratelimits]]` in wrangler.toml; a missing one counts nothing. */
@@ -52,3 +57,6 @@ export const mdclubCompat = (env: Bindings): boolean => env.MDCLUB_COMPAT === "t
 
 /** Errors answer HTTP 200, as the original did (docs/errors.md): LEGACY_ERROR_STATUS or MDCLUB_COMPAT. */
 export const errorsAsOk = (env: Bindings): boolean => env.LEGACY_ERROR_STATUS === "true" || mdclubCompat(env);
+
+/** Mails go to the log when no SMTP host is set: a development switch (Bindings.MAIL_TO_LOG). */
+export const mailToLog = (env: Bindings): boolean => env.MAIL_TO_LOG === "true";

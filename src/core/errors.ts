@@ -15,6 +15,8 @@ const table = {
   BODY_TOO_LARGE: [200001, 413, "Request body is too large"],
   VALIDATION: [200001, 400, "Field validation failed"],
   EMAIL_SEND_FAILED: [200002, 502, "Sending e-mail failed"],
+  // The reference's code for mail that cannot go out; 503 since the site, not the request, is at fault.
+  MAIL_NOT_CONFIGURED: [200002, 503, "This site cannot send e-mail yet: its administrator must set smtp_host"],
   EMAIL_CODE_EXPIRED: [200003, 400, "The e-mail code has expired, request a new one"],
   IMAGE_UPLOAD_FAILED: [200004, 400, "Image upload failed"],
   IMAGE_NOT_FOUND: [200005, 404, "Image not found"],

@@ -3,7 +3,7 @@
  * (docs/permissions.md#author-edit-and-delete-rules): the checks run in the reference's order and the first refusal
  * wins. Administrators are exempt. Finding the item (and its NOT_FOUND) is the caller's job, before this.
  */
-import type { Caller } from "../core/caller";
+import type { CallerId } from "../core/caller";
 import { ApiError, type ErrorName } from "../core/errors";
 import type { ContentKind } from "./entities";
 
@@ -23,7 +23,7 @@ export function authorRefusal(
   kind: ContentKind,
   action: AuthorAction,
   item: AuthoredItem,
-  caller: Caller,
+  caller: CallerId,
   options: Readonly<Record<string, unknown>>,
   time: number,
 ): ErrorName | null {

@@ -41,27 +41,15 @@ function heldRecord(env: OptionsStore): SiteOptions | null {
 }
 
 /**
- * The settings (held by the isolate, else from KV) and the value of the KV key `also` when one is named, in at most
- * one KV read (a request may also read its token's last write: http/middleware/d1-session.ts). Only a record read
- * from KV starts a hold: one already held keeps its expiry, or another isolate's change would never show here.
+ * The settings, held by the isolate, else from KV (null when KV has lost them). Only a record read from KV starts a
+ * hold: one already held keeps its expiry, or another isolate's change would never show here.
  */
-export async function readCachedOptions(
-  env: OptionsStore,
-  also: string | null = null,
-): Promise<[SiteOptions | null, string | null]> {
+export async function readCachedOptions(env: OptionsStore): Promise<SiteOptions | null> {
   const known = heldRecord(env);
-  if (known) return [known, also === null ? null : await env.KV.get(also)];
-  let record: SiteOptions | null;
-  let value: string | null = null;
-  if (also === null) record = await env.KV.get<SiteOptions>(KV_KEY, "json");
-  else {
-    const values = await env.KV.get([KV_KEY, also], "text");
-    const stored = values.get(KV_KEY);
-    record = stored ? (JSON.parse(stored) as SiteOptions) : null;
-    value = values.get(also) ?? null;
-  }
+  if (known) return known;
+  const record = await env.KV.get<SiteOptions>(KV_KEY, "json");
   hold(env, record);
-  return [record, value];
+  return record;
 }
 
 /** Writes the record through to KV, and holds it in this isolate. */

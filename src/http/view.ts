@@ -1,13 +1,13 @@
 /** Who is looking and from where: what every presenter needs to decide visibility and build URLs. */
 import type { Context } from "hono";
-import { type Caller, isAdmin } from "../core/caller";
+import { type CallerId, isAdmin } from "../core/caller";
 import { ApiError } from "../core/errors";
 import type { SiteOptions } from "../domain/site-options";
 import type { AppEnv } from "./app-env";
 import { siteOptions } from "./middleware/context";
 
 export interface View {
-  viewer: Caller | null;
+  viewer: CallerId | null;
   isAdmin: boolean;
   options: SiteOptions;
   /** The request's origin, for default file URLs. */
@@ -15,7 +15,7 @@ export interface View {
 }
 
 /** The logged-in caller, or 201001 (a route behind `loginRequired` has refused anyone else already). */
-export function requireViewer(view: View): Caller {
+export function requireViewer(view: View): CallerId {
   if (!view.viewer) throw new ApiError("LOGIN_REQUIRED");
   return view.viewer;
 }

@@ -1,13 +1,16 @@
 /**
  * Outgoing mail over SMTP from the Worker (TCP sockets, `worker-mailer`) with the site's `smtp_*` settings
- * (docs/decisions.md#platform), and the account mails built on it. With no `smtp_host` a mail is logged instead,
- * so a fresh deployment or `npm run dev` shows its codes in the log.
+ * (docs/stats-captcha-mail.md#outgoing-mail), and the account mails built on it. With no `smtp_host` mail cannot go
+ * out, and the flows that need it say so (MAIL_NOT_CONFIGURED); only a development server (`MAIL_TO_LOG=true`)
+ * writes mails to the log, since a mail's codes reset accounts and logs are read by more people than mailboxes.
  */
 import { LogLevel, WorkerMailer, type WorkerMailerOptions } from "worker-mailer";
 import { ApiError } from "../core/errors";
 
 /** What mails need from the site settings (domain/site-options.ts), which satisfy it as they are. */
 export interface MailOptions {
+  /** Whether a mail goes to the log when no `smtp_host` is set (MAIL_TO_LOG, development only). */
+  mail_to_log?: boolean;
   site_name: string;
   smtp_host: string;
   smtp_port: number;
@@ -90,11 +93,27 @@ export function transportOptions(options: MailOptions): WorkerMailerOptions {
 
 export type SendOne = (message: MailMessage) => Promise<void>;
 
+/** Whether mail can leave: over SMTP, or to the log on a development server. */
+export const mailConfigured = (options: MailOptions): boolean => Boolean(options.smtp_host || options.mail_to_log);
+
+const ADDRESSES = /[^\s@<>()[\],;:"\\]+@[^\s@<>()[\],;:"\\]+/g;
+
+/** An SMTP failure as a log may keep it: servers name the addresses they refuse, and no address is logged. */
+const redactAddresses = (text: string): string => text.replace(ADDRESSES, "[address]");
+
+/** A failed send as a log line may hold it: the reason, with every address taken out. */
+export function mailFailure(error: unknown): string {
+  const reason =
+    error instanceof ApiError ? error.extra?.extra_message : error instanceof Error ? error.message : error;
+  return redactAddresses(String(reason ?? error));
+}
+
 /**
  * Runs `use` with a sender over ONE SMTP connection, closed afterwards whatever happened (worker-mailer
  * leaves the socket open when sending fails). Mass mail sends many messages this way instead of opening a
  * connection (a Worker subrequest) per recipient. A failure is EMAIL_SEND_FAILED (200002) with the server's
- * or the socket's message in `extra_message`. With no `smtp_host`, messages are logged instead.
+ * or the socket's message in `extra_message`. With no `smtp_host`, MAIL_NOT_CONFIGURED, or the log on a development
+ * server.
  */
 export async function withMailer<T>(
   options: MailOptions,
@@ -109,6 +128,7 @@ export async function withMailer<T>(
     html: message.html,
     ...(isEmailAddress(options.smtp_reply_to) && { reply: options.smtp_reply_to }),
   });
+  if (!mailConfigured(options)) throw new ApiError("MAIL_NOT_CONFIGURED");
   if (!options.smtp_host) {
     return use(async (message) => {
       console.log(

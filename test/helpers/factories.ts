@@ -30,8 +30,9 @@ export async function createToken(userId: number, lifetime = 15 * 86400): Promis
   const { role } = (await env.DB.prepare("SELECT role FROM users WHERE user_id = ?")
     .bind(userId)
     .first<{ role: string }>())!;
-  const token = await claimedToken({ userId, admin: role === "admin" }, randomToken(), env.PASSWORD_PEPPER);
   const time = now();
+  const claim = { userId, admin: role === "admin", issuedAt: time };
+  const token = await claimedToken(claim, randomToken(), env.PASSWORD_PEPPER);
   await env.DB.prepare(
     "INSERT INTO tokens (token, user_id, device, create_time, update_time, expire_time) VALUES (?, ?, '', ?, ?, ?)",
   )

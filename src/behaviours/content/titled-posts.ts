@@ -6,7 +6,7 @@
  * the record it answers with. Each module keeps its own writes (repo.ts) and records (records.ts).
  */
 import type { z } from "@hono/zod-openapi";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { entities, type TopicableKind } from "../../domain/entities";
@@ -128,7 +128,7 @@ export function titledPosts<
      * `topic_ids` replaces the set of live topics, moving only the counters of topics removed or added, and
      * alone leaves update_time.
      */
-    async edit(db: Db, view: View, caller: Caller, id: number, raw: unknown, include: Set<I>): Promise<T> {
+    async edit(db: Db, view: View, caller: CallerId, id: number, raw: unknown, include: Set<I>): Promise<T> {
       const wanted = topicIdsIn(raw);
       const found = await batch(db, {
         post: selectLiveRow(db, kind, id),

@@ -12,7 +12,7 @@ import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
 import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { entities } from "../../domain/entities";
@@ -74,7 +74,7 @@ export function getAnswer(db: Db, view: View, id: number, include: Set<AnswerInc
 export async function createAnswer(
   db: Db,
   view: View,
-  author: Caller,
+  author: CallerId,
   questionId: number,
   raw: unknown,
   include: Set<AnswerInclude>,
@@ -106,7 +106,7 @@ export async function createAnswer(
 export async function editAnswer(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   id: number,
   raw: unknown,
   include: Set<AnswerInclude>,

@@ -10,10 +10,10 @@ import type { Context } from "hono";
 import { ApiError, validationError } from "../../core/errors";
 import { type BatchQuery, backgroundDb, batch, type Db } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
-import { siteOptions } from "../../http/middleware/context";
+import { mailSettings, settled } from "../../http/middleware/context";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
-import { passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
+import { mailConfigured, mailFailure, passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
 import { type CodePurpose, claimEvents, countEvents, deleteEventsById, type Limit, upsertCode } from "./repo";
 
@@ -54,6 +54,10 @@ export async function sendCode<Row>(
   background = false,
 ): Promise<void> {
   const db = c.get("db");
+  // Before any limit is counted: that the site cannot mail says nothing about the address.
+  await settled(c);
+  const options = mailSettings(c);
+  if (!mailConfigured(options)) throw new ApiError("MAIL_NOT_CONFIGURED");
   const time = now();
   const address = codeAddress(email);
   const ip = throttleKey(clientInfo(c.req.raw).ip);
@@ -77,13 +81,12 @@ export async function sendCode<Row>(
   if (!check(rows)) return;
 
   const code = randomString(CODE_LENGTH, CODE_ALPHABET);
-  const options = siteOptions(c);
   const deliver = async (writer: Db) => {
     try {
       await sendMail(options, new URL(c.req.url).hostname, { to: email, ...mailFor[purpose](options.site_name, code) });
     } catch (error) {
-      // The reason (server replies, addresses) is for the operator, not for an anonymous caller.
-      console.error(`${purpose} code mail to ${address} failed:`, error instanceof ApiError ? error.extra : error);
+      // The reason (server replies) is for the operator, not for an anonymous caller; the address is for neither.
+      console.error(`${purpose} code mail failed:`, mailFailure(error));
       await deleteEventsById(
         writer,
         claimed.map((row) => row.id),

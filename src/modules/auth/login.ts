@@ -18,14 +18,14 @@ import { ApiError, type FieldErrors } from "../../core/errors";
 import { batch, commit } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../http/app-env";
-import { TOKEN_LIFETIME } from "../../http/middleware/token-check";
+import { sessionsEnded } from "../../http/auth/revocation";
 import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { isEmailAddress } from "../../lib/mail";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { now } from "../../lib/time";
-import { claimedToken } from "../../lib/token-claims";
+import { claimedToken, TOKEN_LIFETIME } from "../../lib/token-claims";
 import { ensureAdminStatements } from "../users/bootstrap";
 import {
   accountKeySql,
@@ -128,7 +128,8 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
     throw new ApiError("VALIDATION", { errors, ...(extra && { extra: { ...extra } }) });
   }
 
-  const token = await claimedToken({ userId: user.user_id, admin: user.role === "admin" }, randomToken(), pepper);
+  const claim = { userId: user.user_id, admin: user.role === "admin", issuedAt: time };
+  const token = await claimedToken(claim, randomToken(), pepper);
   const record = {
     token: await sha256Hex(token),
     user_id: user.user_id,
@@ -154,8 +155,10 @@ export async function login(c: Context<AppEnv>, body: z.infer<typeof LoginBody>)
   return { ...record, token };
 }
 
-/** Ends the session of the presented token; later requests with it are anonymous. */
+/** Ends the session of the presented token; later requests with it are anonymous, and its claim counts nothing. */
 export async function logout(c: Context<AppEnv>): Promise<void> {
   const tokenHash = c.get("tokenHash");
-  if (tokenHash) await deleteToken(c.get("db"), tokenHash).run();
+  if (!tokenHash) return;
+  await deleteToken(c.get("db"), tokenHash).run();
+  await sessionsEnded(c.env, { tokenHash });
 }

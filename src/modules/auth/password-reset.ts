@@ -9,7 +9,9 @@ import type { z } from "zod";
 import { validationError } from "../../core/errors";
 import { batch } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
+import { sessionsEnded } from "../../http/auth/revocation";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
+import { now } from "../../lib/time";
 import { codeAddress, sendCode, verifyCode, wrongCode } from "./email-codes";
 import {
   byEmail,
@@ -60,4 +62,5 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
     code: deleteCode(db, "password_reset", address),
   });
   if (updated.length === 0) throw wrongCode();
+  await sessionsEnded(c.env, { userIds: [account.user_id], time: now() });
 }

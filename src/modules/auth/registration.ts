@@ -10,9 +10,9 @@ import type { Caller } from "../../core/caller";
 import { type ApiError, validationError } from "../../core/errors";
 import { batch } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
-import { siteOptions } from "../../http/middleware/context";
+import { mailSettings } from "../../http/middleware/context";
 import { clientInfo } from "../../lib/client-info";
-import { sendMail, welcomeMail } from "../../lib/mail";
+import { mailConfigured, mailFailure, sendMail, welcomeMail } from "../../lib/mail";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { withDefaultAvatar } from "../avatars/service";
@@ -84,15 +84,17 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   // A refused insert fails the whole batch: one that ran has inserted the user.
   const user = written.inserted[0] as Caller;
 
-  const options = siteOptions(c);
+  const options = mailSettings(c);
   // A failing welcome mail never fails the registration
-  // (docs/decisions.md#a-failing-welcome-mail-never-fails-registration): it is sent after the response.
-  c.executionCtx.waitUntil(
-    sendMail(options, new URL(c.req.url).hostname, {
-      to: body.email,
-      ...welcomeMail(options.site_name, user.username),
-    }).catch((error) => console.error(`welcome mail to user ${user.user_id} failed:`, error)),
-  );
+  // (docs/decisions.md#a-failing-welcome-mail-never-fails-registration): it is sent after the response, if at all.
+  if (mailConfigured(options)) {
+    c.executionCtx.waitUntil(
+      sendMail(options, new URL(c.req.url).hostname, {
+        to: body.email,
+        ...welcomeMail(options.site_name, user.username),
+      }).catch((error) => console.error(`welcome mail to user ${user.user_id} failed:`, mailFailure(error))),
+    );
+  }
   // Generated now that the id (its folder) is known; never fails the registration.
   return withDefaultAvatar(c, user);
 }

@@ -1,7 +1,8 @@
 /** Accounts: registration, login and logout, captchas, password reset (docs/auth.md). */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
-import { callerIgnored, loginRequired } from "../../http/middleware/context";
+import { anonymousFlow, loginRequired } from "../../http/middleware/context";
+import { unseenWrite } from "../../http/middleware/edge-cache";
 import { authSecurity, jsonBody, nullResponse, okResponse } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
@@ -20,7 +21,7 @@ router.openapi(
     method: "post",
     path: "/user/register/email",
     operationId: "sendRegisterEmail",
-    middleware: [callerIgnored],
+    middleware: [anonymousFlow],
     tags: ["auth"],
     summary: "Mail a registration code",
     description:
@@ -41,6 +42,7 @@ router.openapi(
     method: "post",
     path: "/users",
     operationId: "register",
+    middleware: [anonymousFlow],
     tags: ["auth"],
     summary: "Register",
     description:
@@ -61,7 +63,7 @@ router.openapi(
     method: "post",
     path: "/tokens",
     operationId: "login",
-    middleware: [callerIgnored],
+    middleware: [anonymousFlow, unseenWrite],
     tags: ["auth"],
     summary: "Log in",
     description:
@@ -85,7 +87,7 @@ router.openapi(
     summary: "Log out",
     description: "Deletes the token the request carries; later requests with it are anonymous.",
     security: authSecurity,
-    middleware: [loginRequired],
+    middleware: [loginRequired, unseenWrite],
     responses: nullResponse,
   }),
   async (c) => {
@@ -99,7 +101,7 @@ router.openapi(
     method: "post",
     path: "/captchas",
     operationId: "createCaptcha",
-    middleware: [callerIgnored],
+    middleware: [anonymousFlow],
     tags: ["auth"],
     summary: "Get a captcha",
     description: "Valid for 10 minutes and for one check, right or wrong; the answer is case-insensitive.",
@@ -113,7 +115,7 @@ router.openapi(
     method: "post",
     path: "/user/password/email",
     operationId: "sendPasswordResetEmail",
-    middleware: [callerIgnored],
+    middleware: [anonymousFlow],
     tags: ["auth"],
     summary: "Mail a password reset code",
     description:
@@ -133,7 +135,7 @@ router.openapi(
     method: "put",
     path: "/user/password",
     operationId: "resetPassword",
-    middleware: [callerIgnored],
+    middleware: [anonymousFlow],
     tags: ["auth"],
     summary: "Reset the password",
     description:

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { ApiError, type ErrorName } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
-import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
+import { adminRequired, loginRequired, requireCheckedUser, requireUser } from "../../http/middleware/context";
 import { adminAccess, authSecurity, ImageUrlsSchema, okResponse, pascal, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
@@ -109,7 +109,8 @@ for (const column of ["avatar", "cover"] as const) {
       responses: okResponse(ImageUrlsSchema),
     }),
     async (c) => {
-      const caller = requireUser(c);
+      // The generated avatar draws the username: the caller's row, which the token check reads anyway.
+      const caller = await requireCheckedUser(c);
       return ok(c, await reset(c, caller.user_id, caller.username));
     },
   );

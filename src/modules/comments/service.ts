@@ -7,7 +7,7 @@ import { type CommentTarget, postComment } from "../../behaviours/commentable";
 import { authoredPage, filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { CommentRow } from "../../behaviours/content/present";
 import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
 import { type CommentableKind, entities } from "../../domain/entities";
@@ -58,7 +58,7 @@ export function getComment(
 export async function editComment(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   id: number,
   raw: unknown,
   include: Set<CommentInclude>,

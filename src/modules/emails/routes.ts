@@ -1,7 +1,7 @@
 /** POST /emails (docs/stats-captcha-mail.md#mass-mail): an administrator mails a list of addresses. */
 import { createRoute } from "@hono/zod-openapi";
 import { ok } from "../../http/envelope";
-import { adminRequired, settled, siteOptions } from "../../http/middleware/context";
+import { adminRequired, mailSettings, settled } from "../../http/middleware/context";
 import { adminAccess, jsonBody, okResponse } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { withMailer } from "../../lib/mail";
@@ -29,7 +29,7 @@ router.openapi(
   async (c) => {
     const body = c.req.valid("json");
     await settled(c);
-    const options = siteOptions(c);
+    const options = mailSettings(c);
     const host = new URL(c.req.url).hostname;
     // One SMTP connection for the whole run, one message per recipient on it.
     await withMailer(options, host, (send) =>

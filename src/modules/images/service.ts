@@ -5,7 +5,7 @@
  */
 import { presentUserSummary } from "../../behaviours/content/present";
 import { summaries } from "../../behaviours/content/summaries";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError, validationError } from "../../core/errors";
 import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
@@ -57,7 +57,7 @@ export async function uploadImage(
   db: Db,
   bucket: R2Bucket,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   upload: UploadedFile,
 ): Promise<Image> {
   const time = now();

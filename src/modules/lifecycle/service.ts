@@ -9,7 +9,7 @@ import { recordsByIds } from "../../behaviours/content/page";
 import { deleteStatements } from "../../behaviours/deletable";
 import { notifyDeleted } from "../../behaviours/notification-events";
 import { trashStatements, untrashStatements } from "../../behaviours/trashable";
-import { type Caller, isAdmin } from "../../core/caller";
+import { type CallerId, isAdmin } from "../../core/caller";
 import { ApiError, validationError } from "../../core/errors";
 import { batch, commit, type Db, writeThenRead } from "../../db/client";
 import { type Entity, entities, has, type TrashableKind } from "../../domain/entities";
@@ -43,7 +43,7 @@ function inListedOrder(targets: Targets, rows: TargetRow[]): number[] {
 export async function move(
   db: Db,
   view: View,
-  actor: Caller,
+  actor: CallerId,
   action: "trash" | "untrash",
   targets: Targets,
   include: Set<string>,
@@ -86,7 +86,7 @@ export async function move(
  */
 export async function remove(
   db: Db,
-  caller: Caller,
+  caller: CallerId,
   site: Pick<View, "options">,
   targets: Targets,
   files: FileCleanup,

@@ -5,7 +5,8 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { ok, page } from "../../http/envelope";
-import { loginRequired, requireUser, settled } from "../../http/middleware/context";
+import { loginRequired, requireCheckedUser, requireUser } from "../../http/middleware/context";
+import { unseenWrite } from "../../http/middleware/edge-cache";
 import { authSecurity, nullResponse, okResponse, pageResponse, pathIds } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
@@ -32,6 +33,8 @@ const router = createRouter();
 const tags = ["notifications"];
 const security = authSecurity;
 const middleware = [loginRequired];
+/** A caller's own notifications: no anonymous reader sees them change, so the edge cache keeps its copies. */
+const writeMiddleware = [loginRequired, unseenWrite];
 const ids = pathIds("notification_ids");
 const includeOf = (query: { include?: string }) => parseInclude(query.include, NOTIFICATION_INCLUDES);
 
@@ -72,7 +75,7 @@ router.openapi(
   async (c) => {
     const { type } = c.req.valid("query");
     // Of every type, the count is the caller's own counter, which the token check reads: nothing else to read.
-    if (type === undefined) await settled(c);
+    if (type === undefined) return ok(c, { notification_count: (await requireCheckedUser(c)).notification_unread });
     return ok(c, await countNotifications(c.get("db"), requireUser(c), type));
   },
 );
@@ -86,7 +89,7 @@ router.openapi(
     summary: "Mark all my notifications read",
     description: "Only the caller's (of `type`, when given); already read ones keep their read_time.",
     security,
-    middleware,
+    middleware: writeMiddleware,
     request: { query: TypeQuery },
     responses: nullResponse,
   }),
@@ -109,7 +112,7 @@ router.openapi(
       "the order listed, as one page; others' ids are skipped. " +
       "A single id (no comma) that is not the caller's: 208001.",
     security,
-    middleware,
+    middleware: writeMiddleware,
     request: { params: ids, query: NotificationIncludeQuery },
     responses: pageResponse(NotificationSchema),
   }),
@@ -140,7 +143,7 @@ router.openapi(
       "One id or up to 100 comma-separated. Only the caller's are deleted; " +
       "others' and unknown ids are silently skipped.",
     security,
-    middleware,
+    middleware: writeMiddleware,
     request: { params: ids },
     responses: nullResponse,
   }),
@@ -163,7 +166,7 @@ router.openapi(
     summary: "Delete all my notifications",
     description: "Only the caller's (of `type`, when given).",
     security,
-    middleware,
+    middleware: writeMiddleware,
     request: { query: TypeQuery },
     responses: nullResponse,
   }),

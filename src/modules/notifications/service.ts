@@ -9,7 +9,7 @@ import { presentRecord, type Relationships } from "../../behaviours/content/pres
 import { type Relation, statementRelation } from "../../behaviours/content/relations";
 import type { IdSource } from "../../behaviours/id-source";
 import type { NotificationType } from "../../behaviours/notification-events";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, commit, type Db, readAs, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
@@ -94,7 +94,7 @@ export const readFilter = (read: string | undefined): boolean | undefined =>
 export function listNotifications(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   query: NotificationPageQueryInput,
   include: Set<NotificationInclude>,
 ): Promise<Page<Notification>> {
@@ -108,13 +108,12 @@ export function listNotifications(
   );
 }
 
-/** GET /notifications/count: the caller's unread ones, of a type if asked (of every type, their stored counter). */
+/** GET /notifications/count?type=: the caller's unread ones of a type (of every type: their stored counter). */
 export async function countNotifications(
   db: Db,
-  caller: Caller,
-  type: NotificationType | undefined,
+  caller: CallerId,
+  type: NotificationType,
 ): Promise<{ notification_count: number }> {
-  if (type === undefined) return { notification_count: caller.notification_unread };
   const [row] = await batch(db, countUnread(db, caller.user_id, type));
   return { notification_count: row?.n ?? 0 };
 }
@@ -128,7 +127,7 @@ export async function countNotifications(
 export async function readNotifications(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   ids: number[],
   single: boolean,
   include: Set<NotificationInclude>,
@@ -149,19 +148,23 @@ export async function readNotifications(
 }
 
 /** POST /notifications/read: all the caller's unread ones (of a type) are read. */
-export async function readAllNotifications(db: Db, caller: Caller, type: NotificationType | undefined): Promise<void> {
+export async function readAllNotifications(
+  db: Db,
+  caller: CallerId,
+  type: NotificationType | undefined,
+): Promise<void> {
   await commit(db, markRead(db, caller.user_id, now(), { type }));
 }
 
 /** DELETE /notifications/{ids}: the caller's among `ids`; others' are silently skipped. */
-export async function deleteNotifications(db: Db, caller: Caller, ids: number[]): Promise<void> {
+export async function deleteNotifications(db: Db, caller: CallerId, ids: number[]): Promise<void> {
   await commit(db, removeNotifications(db, caller.user_id, { ids }));
 }
 
 /** DELETE /notifications: all the caller's (of a type). */
 export async function deleteAllNotifications(
   db: Db,
-  caller: Caller,
+  caller: CallerId,
   type: NotificationType | undefined,
 ): Promise<void> {
   await commit(db, removeNotifications(db, caller.user_id, { type }));

@@ -5,8 +5,7 @@
  */
 import { loadPage, type Page } from "../../behaviours/content/page";
 import type { Relationships } from "../../behaviours/content/present";
-import { presentUserSummary } from "../../behaviours/content/present";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, commit, type Db } from "../../db/client";
 import type { View } from "../../http/view";
@@ -36,7 +35,7 @@ const presentReport = (row: ReportRow, relationships: Relationships | undefined)
 export async function createReport(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   target: Target,
   raw: unknown,
   include: Set<ReportInclude>,
@@ -53,16 +52,18 @@ export async function createReport(
   const {
     targets: [found],
     inserted: [row],
+    reporter,
   } = await batch(db, {
     targets: selectTargets(db, target.type, [target.id]),
     inserted: insertReport(db, target, caller.user_id, parsed.data.reason, now()),
+    reporter: include.has("reporter") ? selectTargets(db, "user", [caller.user_id]) : null,
   });
   if (!found) throw new ApiError(kind.notFound);
   if (!row) throw new ApiError("ALREADY_REPORTED");
   if (include.size === 0) return presentReport(row, undefined);
-  // The reporter is the caller and the target was just read: nothing more to load.
+  // The reporter (the caller) and the target were read with the insert: nothing more to load.
   const relationships: Relationships = {};
-  if (include.has("reporter")) relationships.reporter = presentUserSummary(caller, view);
+  if (reporter?.[0]) relationships.reporter = reportables.user.summary(reporter[0], view) as Relationships["reporter"];
   if (include.has(target.type)) relationships[target.type] = kind.summary(found, view);
   return presentReport(row, relationships);
 }

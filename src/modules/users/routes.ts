@@ -4,13 +4,21 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { followTargets } from "../../behaviours/followable";
+import { sessionsEnded } from "../../http/auth/revocation";
 import { ok } from "../../http/envelope";
 import { pageOf, userListRoutes } from "../../http/list-routes";
-import { adminRequired, loginRequired, requireAdmin, requireUser, settled } from "../../http/middleware/context";
+import {
+  adminRequired,
+  loginRequired,
+  requireAdmin,
+  requireCheckedUser,
+  requireUser,
+} from "../../http/middleware/context";
 import { adminAccess, authSecurity, jsonBody, okResponse, pageResponse, pathId, pathIds, z } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
+import { now } from "../../lib/time";
 import { mountCapabilities } from "../capabilities";
 import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema, userIncludesOf } from "./schema";
 import {
@@ -44,8 +52,7 @@ router.openapi(
   }),
   async (c) => {
     // The caller's own row is what the token check reads: it is the route's one round trip.
-    await settled(c);
-    return ok(c, callerRecord(requireUser(c), viewOf(c), userIncludesOf(c.req.valid("query"))));
+    return ok(c, callerRecord(await requireCheckedUser(c), viewOf(c), userIncludesOf(c.req.valid("query"))));
   },
 );
 
@@ -191,6 +198,8 @@ for (const action of ["disable", "enable"] as const) {
         action === "disable"
           ? await disable(db, view, requireAdmin(c).user_id, ids, include)
           : await enable(db, view, ids, include);
+      // Disabling deleted their tokens: their claims count nothing from now on either.
+      if (action === "disable") await sessionsEnded(c.env, { userIds: ids, time: now() });
       return ok(c, oneOrAll(users, !user_ids?.includes(",")));
     },
   );
