@@ -185,6 +185,14 @@ const QUERIES: { name: string; q: string; type: SearchKind }[] = [
   { name: "French, accents folded", q: "cafe", type: "question" },
   { name: "Chinese, 1 character", q: HAN[0] as string, type: "question" },
   { name: "Chinese, 2 characters", q: `${HAN[3]}${HAN[4]}`, type: "answer" },
+  // docs/search.md#queries: what a prefix costs is set by its last word. Ten one-letter "prefixes" behind
+  // punctuation (each once read every word it starts; now a phrase), and the most prefixes a query may hold.
+  {
+    name: "10 one-letter prefixes behind a dot",
+    q: "k. l. m. n. s. t. r. p. d. v.".replaceAll(".", ".*"),
+    type: "question",
+  },
+  { name: "3 two-letter prefixes", q: "ka* lo* mi*", type: "question" },
 ];
 
 const server = await startServer("project", config, state, log, {
