@@ -104,10 +104,19 @@ describe("sendMail", () => {
     expect(error.extra?.extra_message).toEqual(expect.stringContaining("connect"));
   });
 
-  it("logs the mail instead when no SMTP host is set", async () => {
+  it("refuses to send with no SMTP host set, and logs nothing", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const error = await sendFailure(
+      sendMail(local({ smtp_host: "" }), "mdclub.test", { to: address(), subject: "s", html: "zz9zz9" }),
+    );
+    expect([error.code, error.status, error.reason]).toEqual([200002, 503, "MAIL_NOT_CONFIGURED"]);
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it("logs the mail instead when no SMTP host is set on a development server (MAIL_TO_LOG)", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const to = address();
-    await sendMail(local({ smtp_host: "" }), "mdclub.test", {
+    await sendMail(local({ smtp_host: "", mail_to_log: true }), "mdclub.test", {
       to,
       subject: "Logged",
       html: "<p>code <strong>zz9zz9</strong></p>",

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import { ApiError, validationError } from "../../core/errors";
 import { type BatchQuery, backgroundDb, batch, type Db } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
-import { mailSettings, settled } from "../../http/middleware/context";
+import { mailSettings } from "../../http/middleware/context";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomString, sha256Hex, timingSafeEqual } from "../../lib/crypto";
 import { mailConfigured, mailFailure, passwordResetCodeMail, registerCodeMail, sendMail } from "../../lib/mail";
@@ -54,10 +54,6 @@ export async function sendCode<Row>(
   background = false,
 ): Promise<void> {
   const db = c.get("db");
-  // Before any limit is counted: that the site cannot mail says nothing about the address.
-  await settled(c);
-  const options = mailSettings(c);
-  if (!mailConfigured(options)) throw new ApiError("MAIL_NOT_CONFIGURED");
   const time = now();
   const address = codeAddress(email);
   const ip = throttleKey(clientInfo(c.req.raw).ip);
@@ -77,6 +73,15 @@ export async function sendCode<Row>(
         ? "A code was sent to this address less than a minute ago"
         : "Too many codes were requested from your network, try again later";
     throw new ApiError("TOO_MANY_REQUESTS", { message });
+  }
+  // Before the address is looked at, and with the place given back: a site that cannot mail says so to everyone.
+  const options = mailSettings(c);
+  if (!mailConfigured(options)) {
+    await deleteEventsById(
+      db,
+      claimed.map((row) => row.id),
+    ).run();
+    throw new ApiError("MAIL_NOT_CONFIGURED");
   }
   if (!check(rows)) return;
 
