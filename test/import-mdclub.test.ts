@@ -47,7 +47,10 @@ const DELETED_QUESTION = {
   user_id: "2",
   title: '被删除的问题 😀 "q"',
   content_markdown: "x",
-  content_rendered: "<p>x</p>",
+  // MDClub's stored HTML, which this API never serves: the copy is rendered again from the markdown.
+  content_rendered: '<p onclick="steal()">x</p><script>alert(1)</script>',
+  // A column of MDClub's row that this API's question has not.
+  mdclub_only: "kept by MDClub",
   comment_count: "0",
   answer_count: "0",
   follower_count: "0",
@@ -371,6 +374,15 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect(ids.sort()).toEqual([60, 61, 63]);
     const deleted = notifications.body.data.find((n: { notification_id: number }) => n.notification_id === 63);
     expect(deleted.content_deleted).toMatchObject({ question_id: 12, title: DELETED_QUESTION.title });
+    // Finding: the copy kept MDClub's stored HTML and every column of its row. It is now the Question record as
+    // this API renders it, and as its own trash notifications keep it.
+    expect(deleted.content_deleted.content_rendered).toBe("<p>x</p>");
+    const question = await get("/api/questions/10");
+    expect(Object.keys(deleted.content_deleted).sort()).toEqual(
+      Object.keys(question.body.data)
+        .filter((key) => key !== "relationships")
+        .sort(),
+    );
     expect((await get("/api/user", { token: EXPIRED_TOKEN })).status).toBe(401);
     const stored = await env.DB.prepare("SELECT count(*) AS n FROM tokens WHERE token = ?")
       .bind(TOKEN)

@@ -7,6 +7,7 @@
  * (MDClub's only administrator) gets the administrator role, and content is rendered again by this API's own
  * pipeline so that no HTML of the old site is served unsanitised.
  */
+import { entities } from "../../domain/entities";
 import { sha256Hex } from "../../lib/crypto";
 import { processContent } from "../../lib/markdown";
 import type { SqlValue } from "../../lib/sql-text";
@@ -84,24 +85,50 @@ function contentNote(row: Row): string | null {
   return result.ok || empty ? null : `content kept as markdown, not rendered: ${result.errors.content_markdown}`;
 }
 
+/** The kind each `*_deleted` notification keeps a copy of. */
+const DELETED_KINDS: Record<string, DeletedKind> = {
+  question_deleted: "question",
+  answer_deleted: "answer",
+  article_deleted: "article",
+  comment_deleted: "comment",
+};
+type DeletedKind = "question" | "answer" | "article" | "comment";
+
 /**
- * A deleted item's row as this API keeps it, JSON (docs/notifications.md), from MDClub's PHP `serialize()` of the
- * row, whose numbers PDO gave as strings; '' when there is none or it cannot be read.
+ * A deleted item's row as this API keeps it (docs/notifications.md#deleted-content-snapshot): exactly the columns of
+ * its kind's table, typed as that table types them (a column MDClub lacks as 0 or ''; one this API lacks dropped),
+ * content rendered again by this API's pipeline (MDClub's stored HTML is never served), `delete_time` 0. Read from
+ * MDClub's PHP `serialize()` of the row, whose numbers PDO gave as strings; '' when there is none or it cannot be
+ * read.
  */
 function deletedContent(row: Row): Row {
   const text = typeof row.content_deleted === "string" ? row.content_deleted : "";
-  if (!text) return { content_deleted: "" };
+  const kind = DELETED_KINDS[String(row.type)];
+  if (!text || !kind) return { content_deleted: "" };
+  let item: unknown;
   try {
-    const item = phpUnserialize(text);
-    if (typeof item !== "object" || item === null) return { content_deleted: "" };
-    const typed = Object.entries(item).map(([column, value]) => [
-      column,
-      columnType(column) === "int" && typeof value === "string" && /^-?\d+$/.test(value) ? Number(value) : value,
-    ]);
-    return { content_deleted: JSON.stringify(Object.fromEntries(typed)) };
+    item = phpUnserialize(text);
   } catch {
     return { content_deleted: "" };
   }
+  if (typeof item !== "object" || item === null) return { content_deleted: "" };
+  const source = item as Record<string, unknown>;
+  const snapshot: Row = {};
+  for (const [name, column] of Object.entries(entities[kind].columns)) {
+    const value = source[name];
+    snapshot[name] =
+      column.dataType === "number"
+        ? typeof value === "number"
+          ? value
+          : typeof value === "string" && /^-?\d+$/.test(value)
+            ? Number(value)
+            : 0
+        : typeof value === "string"
+          ? value
+          : "";
+  }
+  const rendered = "content_rendered" in snapshot ? content(snapshot) : {};
+  return { content_deleted: JSON.stringify({ ...snapshot, ...rendered, delete_time: 0 }) };
 }
 
 const ifType = (column: string, allowed: readonly string[]) => (row: Row) =>
