@@ -4,7 +4,7 @@
  * Statements go in batches: each batch is one round trip and one transaction.
  */
 import type { Statement } from "../../lib/sql-text";
-import type { ImportTarget } from "./importer";
+import type { ImportTarget } from "./import-target";
 
 const BATCH = 50;
 
