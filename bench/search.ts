@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { documentOf, type SearchDocument, type SearchKind, searchKey } from "../src/behaviours/searchable";
-import { escapeText } from "../src/lib/sanitize";
+import { escapeText } from "../src/lib/html-allow-list";
 import { d1Of, percentile } from "./lib/load";
 import { option } from "./lib/options";
 import { random } from "./lib/random.mjs";

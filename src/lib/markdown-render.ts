@@ -6,8 +6,9 @@
  * which escapes all text, so no HTML parser has to read the result again.
  */
 import type Token from "markdown-it/lib/token.mjs";
+import { escapeText } from "./html-allow-list";
 import { markdownIt } from "./markdown-parser";
-import { escapeText, isExternal, isSafeUrl } from "./sanitize";
+import { isExternal, isSafeUrl } from "./safe-url";
 
 const md = markdownIt;
 
@@ -28,7 +29,7 @@ const ALLOWED: ReadonlyMap<string, ReadonlySet<string>> = new Map(
 );
 
 const textOfToken = (tokens: Token[], idx: number) => escapeText(tokens[idx]?.content ?? "");
-// Text escapes only `&<>`, as the sanitiser writes it (lib/sanitize.ts), so that it leaves rendered HTML as it is.
+// Text escapes only `&<>`, as the sanitiser writes it (lib/html-allow-list.ts): it leaves rendered HTML as it is.
 md.renderer.rules.text = textOfToken;
 md.renderer.rules.code_inline = (tokens, idx) => `<code>${textOfToken(tokens, idx)}</code>`;
 // A fence's info string (a language) would be a class, which the allow-list does not keep.

@@ -7,7 +7,8 @@ import { htmlToMarkdown } from "./html-to-markdown";
 import { MARKUP_START, markdownWorkRefusal, renderedTooLarge } from "./markdown-bounds";
 import { normaliseSource, type ParsedMarkdown, parseMarkdown } from "./markdown-parser";
 import { renderTokens } from "./markdown-render";
-import { isSafeUrl, MarkupScrubber } from "./sanitize";
+import { MarkupScrubber } from "./markup-scrubber";
+import { isSafeUrl } from "./safe-url";
 import { codePointLength, utf8Length } from "./text-length";
 
 /**

@@ -4,7 +4,7 @@
  * run of CJK characters (which has no spaces) as one token: each CJK character is set apart here, in documents and in
  * queries alike, so a term of one or two characters is a phrase of that many tokens and is found inside any run.
  */
-import { escapeText } from "./sanitize";
+import { escapeText } from "./html-allow-list";
 import { codePointLength } from "./text-length";
 
 /** Scripts written without spaces between words: each of their characters is a token of its own. */
