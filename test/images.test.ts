@@ -549,6 +549,36 @@ describe("image library", () => {
     expect(error / many.length).toBeLessThan(4);
   });
 
+  it("encodes a GIF of many colours with transparent pixels, from pixels that share their buffer", () => {
+    const photon = new Photon();
+    const [width, height] = [320, 240];
+    // The pixels sit behind 8 other bytes in their buffer, as a view into a larger one would.
+    const buffer = new Uint8Array(8 + width * height * 4);
+    const rgba = buffer.subarray(8);
+    for (let p = 0; p < width * height; p++) {
+      const [x, y] = [p % width, Math.floor(p / width)];
+      // A transparent disc in the middle; the rest a gradient of tens of thousands of colours.
+      const hole = (x - 160) ** 2 + (y - 120) ** 2 < 60 ** 2;
+      rgba.set([(x * 255) / width, (y * 255) / height, (x + y) % 256, hole ? 0 : 255], p * 4);
+    }
+    const before = Array.from(rgba.subarray(0, 16));
+    const back = photon.pixels(photon.decode(encodeGif(rgba, width, height)));
+    expect(Array.from(rgba.subarray(0, 16))).toEqual(before);
+    expect(back).toHaveLength(rgba.length);
+    let error = 0;
+    let opaque = 0;
+    for (let i = 0; i < rgba.length; i += 4) {
+      if (rgba[i + 3] === 0) {
+        expect(back[i + 3]).toBe(0);
+        continue;
+      }
+      expect(back[i + 3]).toBe(255);
+      for (let c = 0; c < 3; c++) error += Math.abs((rgba[i + c] as number) - (back[i + c] as number));
+      opaque += 3;
+    }
+    expect(error / opaque).toBeLessThan(6);
+  });
+
   it("survives many damaged files: each job has its own WebAssembly instance", () => {
     const whole = picture("png", 64, 64);
     const info = sniffImage(whole)!;

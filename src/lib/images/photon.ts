@@ -1,6 +1,6 @@
 /**
  * Pixel work in the Worker: photon (Rust `image` + photon-rs compiled to WebAssembly, npm @cf-wasm/photon),
- * which decodes PNG, JPEG, GIF and WebP and encodes PNG, JPEG and (lossless) WebP. GIF output is ours (gif.ts).
+ * which decodes PNG, JPEG, GIF and WebP and encodes PNG, JPEG and (lossless) WebP. GIF output is gifenc's (gif.ts).
  *
  * Chosen by measurement (vitest Workers pool, 2 cores; decode a 1600x1200 file, thumb 132x88 centre crop and
  * release 702 wide, encode both; warm runs; baseline bundle 855.2 KiB / 215.7 KiB gzip):
