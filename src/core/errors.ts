@@ -67,6 +67,18 @@ const table = {
   REPORT_TARGET_TYPE_INVALID: [207002, 400, "Report target type is invalid"],
   ALREADY_REPORTED: [207003, 409, "You have already reported this item"],
   NOTIFICATION_NOT_FOUND: [208001, 404, "Notification not found"],
+  // Private messages and blocks (docs/messages.md#errors).
+  MESSAGE_NOT_FOUND: [209001, 404, "Message not found"],
+  CANNOT_MESSAGE_YOURSELF: [209002, 400, "You cannot write to yourself"],
+  INBOX_NOT_ACCEPTED: [209003, 403, "This member does not accept messages from you"],
+  INBOX_RECEIVER_DISABLED: [209004, 403, "This member's account is disabled"],
+  INBOX_RECEIVER_BLOCKED: [209005, 403, "You block this member: unblock them to write to them"],
+  INBOX_NEW_CONVERSATIONS_LIMIT: [209006, 429, "Too many new conversations in the last hour"],
+  CONVERSATION_NOT_FOUND: [209007, 404, "You have no conversation with this member"],
+  MESSAGE_CANT_DELETE: [209008, 403, "Messages cannot be withdrawn"],
+  MESSAGE_CANT_DELETE_NOT_AUTHOR: [209009, 403, "Only the sender can withdraw this message"],
+  MESSAGE_CANT_DELETE_TIMEOUT: [209010, 403, "The time to withdraw this message has passed"],
+  CANNOT_BLOCK_YOURSELF: [209011, 400, "You cannot block yourself"],
 } as const satisfies Record<string, readonly [number, ContentfulStatusCode, string]>;
 
 export type ErrorName = keyof typeof table;
