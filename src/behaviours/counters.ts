@@ -9,7 +9,7 @@ import { and, count, eq, getTableColumns, ne, or, type SQL, sql } from "drizzle-
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { equalsUnindexed } from "../db/conditions";
-import { comments, follows, notifications, votes } from "../db/schema";
+import { comments, conversation_members, follows, messages, notifications, votes } from "../db/schema";
 import {
   type Entity,
   type EntityWith,
@@ -196,6 +196,28 @@ export const unreadCounter: Counter = {
 };
 
 /**
+ * A user's `inbox_unread`: the unread messages addressed to them that are still in their inbox, i.e. newer than what
+ * they removed of that conversation (docs/messages.md#unread-counts). Recounted by every send, read-mark, removal and
+ * withdrawal in the same batch, from the rows as that batch leaves them, so concurrent writes cannot make it drift.
+ */
+export const inboxUnreadCounter: Counter = {
+  owner: entities.user,
+  columns: { inbox_unread: count() },
+  rows: messages,
+  by: messages.receiver_id,
+  item: messages.message_id,
+  counts: eq(messages.read_time, 0),
+  join: {
+    table: conversation_members,
+    on: and(
+      eq(conversation_members.user_id, messages.receiver_id),
+      eq(conversation_members.other_user_id, messages.sender_id),
+      sql`${messages.message_id} > ${conversation_members.clear_message_id}`,
+    ) as SQL,
+  },
+};
+
+/**
  * Every counter kept by recounting (a topic's question and article counts are kept by triggers instead:
  * docs/counters.md#topic-counters), for recounting a whole database after an import (docs/migrating-from-mdclub.md).
  */
@@ -205,6 +227,7 @@ export function everyCounter(): Counter[] {
     ...kindsWith("followable").map((kind) => followerCounter(entities[kind])),
     ...kindsWith("votable").map((kind) => voteCounter(entities[kind])),
     unreadCounter,
+    inboxUnreadCounter,
   ];
 }
 

@@ -59,7 +59,8 @@ function removeAttached(
 
 const removeVotes = (db: Db, type: VotableKind, ids: IdSource) =>
   removeAttached(db, votes, votes.votable_type, votes.votable_id, type, ids);
-const removeReports = (db: Db, type: ReportableKind, ids: IdSource) =>
+/** The reports on items of one type (a withdrawn message's go with it: docs/messages.md#moderation). */
+export const removeReports = (db: Db, type: ReportableKind, ids: IdSource) =>
   removeAttached(db, reports, reports.reportable_type, reports.reportable_id, type, ids);
 const removeFollows = (db: Db, type: FollowableKind, ids: IdSource) =>
   removeAttached(db, follows, follows.followable_type, follows.followable_id, type, ids);

@@ -1,10 +1,12 @@
 /**
  * Which rows of a kind a reader can see: trashed ones count as missing (docs/permissions.md#existence-checks); users
- * have no trash.
+ * have no trash. A private kind's rows (a message) are seen by their parties, and by administrators once reported
+ * (docs/messages.md#privacy).
  */
-import { Column, eq, is, type SQL } from "drizzle-orm";
+import { Column, eq, getTableName, is, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { allOf, equalsUnindexed } from "../db/conditions";
+import { reports } from "../db/schema";
 import type { Entity } from "../domain/entities";
 import { type IdSource, inIds } from "./id-source";
 
@@ -26,3 +28,16 @@ export const liveById = (entity: Pick<Entity, "trash">): SQL | undefined =>
 /** Its live rows, in a WHERE or JOIN condition; every row of a kind without trash. */
 export const liveRows = (entity: Pick<Entity, "trash">): SQL | undefined =>
   entity.trash ? eq(entity.trash, 0) : undefined;
+
+/**
+ * The rows of a private kind (its `parties`, domain/entities.ts) that `userId` is a party to, or with none the rows
+ * someone reported (what administrators may read); every row of any other kind.
+ */
+export function privateRows(entity: Pick<Entity, "type" | "id" | "table" | "parties">, userId: number | null) {
+  if (!entity.parties) return undefined;
+  if (userId !== null) return or(...entity.parties.map((party) => eq(party, userId)));
+  // Named with its table: inside the subquery, a bare id column could be read as one of the report's own.
+  const id = sql.raw(`"${getTableName(entity.table)}"."${entity.id.name}"`);
+  return sql`EXISTS (SELECT 1 FROM ${reports} AS rp
+    WHERE rp.reportable_type = ${entity.type} AND rp.reportable_id = ${id})`;
+}

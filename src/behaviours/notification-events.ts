@@ -6,13 +6,14 @@
  *   row, with the new id as a subquery (behaviours/content/repo.ts `newestOf`): no extra round trip, and the receiver
  *   (the target's author) is read by the insert itself.
  * - Nobody is notified of their own action (docs/decisions.md#nobody-is-notified-of-their-own-action): the SELECT skips
- *   a target whose author is the sender.
+ *   a target whose author is the sender, and one whose author blocks the sender (docs/messages.md#blocks).
  * - Each insert is followed by a recount of the receiver's `notification_unread` (behaviours/counters.ts), so the
  *   counter stays exact whatever else runs concurrently (each D1 batch is a transaction).
  */
-import { and, eq, ne, type SQL, sql } from "drizzle-orm";
+import { eq, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
+import { allOf } from "../db/conditions";
 import { answers, comments, notifications } from "../db/schema";
 import {
   type CommentableKind,
@@ -22,6 +23,7 @@ import {
   type NotifiedKind,
   type TrashableKind,
 } from "../domain/entities";
+import { notBlockedBy } from "./blocks";
 import { recount, unreadCounter } from "./counters";
 import type { IdSource } from "./id-source";
 
@@ -98,7 +100,10 @@ function targetIds(type: SQL | SQLiteColumn, id: SQL | SQLiteColumn) {
 /** An item with an author: a question, answer, article or comment. */
 type Authored = EntityWith<"author">;
 
-/** Notifies the author of one item (`fields` may use its columns), unless they are the sender; then recounts. */
+/**
+ * Notifies the author of one item (`fields` may use its columns), unless they are the sender or block the sender;
+ * then recounts.
+ */
 function notifyAuthor(
   db: Db,
   target: Authored,
@@ -109,7 +114,7 @@ function notifyAuthor(
   const row = db
     .select(notificationRow({ ...fields, receiver_id: target.author, sender_id: senderId }))
     .from(target.table)
-    .where(and(eq(target.id, targetId), ne(target.author, senderId)));
+    .where(allOf(eq(target.id, targetId), ne(target.author, senderId), notBlockedBy(target.author, senderId)));
   const author = db.select({ id: target.author }).from(target.table).where(eq(target.id, targetId)).$dynamic();
   return [db.insert(notifications).select(row), recountUnread(db, author)];
 }

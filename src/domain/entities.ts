@@ -1,5 +1,5 @@
 /**
- * The entity model: the six kinds of row the API serves, each as one table of facts (where its rows live, how a
+ * The entity model: the seven kinds of row the API serves, each as one table of facts (where its rows live, how a
  * path and an error name it, what it counts elsewhere, how it is summarised) and the capabilities it has. Every
  * per-kind registry and every union of kind names is derived from here, so adding a kind, or a capability to a
  * kind, is one edit in this file; the checks at the end hold it to the schema's enums.
@@ -13,6 +13,7 @@ import {
   comments,
   type follows,
   type images,
+  messages,
   questions,
   type reports,
   type topicables,
@@ -61,6 +62,11 @@ export interface Facts {
   files?: { column: SQLiteColumn; sizes: readonly ImageSize[] };
   /** `{type}_deleted` goes to the author when someone else trashes or deletes it, naming these fields of the row. */
   notifiedOnDeletion?: { carries: readonly string[] };
+  /**
+   * A row is seen only by the users these columns name (a private message's two members), and by administrators only
+   * once someone reported it (docs/messages.md#privacy); anyone else is told it does not exist.
+   */
+  parties?: readonly SQLiteColumn[];
 }
 
 type Model<F> = {
@@ -164,6 +170,17 @@ export const entities = model({
     summary: ["user_id", "username", "headline", "avatar"],
     followable: { following: users.followee_count },
     reportable: true,
+  },
+  message: {
+    table: messages,
+    id: messages.message_id,
+    author: messages.sender_id,
+    notFound: "MESSAGE_NOT_FOUND",
+    param: "message_id",
+    resource: "inbox",
+    summary: ["message_id", "sender_id", "receiver_id", "content_markdown", "content_rendered", "create_time"],
+    reportable: true,
+    parties: [messages.sender_id, messages.receiver_id],
   },
 });
 

@@ -34,6 +34,8 @@ const present: Record<SummarisedKind, Summarised["summary"]> = {
   article: (row) => articleSummary(row as ArticleRow),
   comment: (row) => commentSummary(row as CommentRow),
   user: (row, view) => presentUserSummary(row as UserRow, view),
+  // Whole, as the administrator judging a report must read it (docs/messages.md#moderation).
+  message: (row) => ({ ...row }),
 };
 
 const summarised = (type: SummarisedKind): Summarised => {
