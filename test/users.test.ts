@@ -17,10 +17,11 @@ const RESTRICTED = [
   "last_login_ip",
   "last_login_location",
   "notification_unread",
-  "inbox_unread",
   "update_time",
   "disable_time",
 ];
+/** The private-message fields: the user themself only, not administrators (docs/messages.md#privacy). */
+const OWN_ONLY = ["inbox_unread", "inbox_accept", "inbox_email"];
 const PUBLIC = [
   "user_id",
   "username",
@@ -45,13 +46,20 @@ const ALL_INCLUDES = "is_me,is_following,is_followed";
 
 function expectPublicOnly(user: Record<string, unknown>) {
   expect(Object.keys(user)).toEqual(expect.arrayContaining(PUBLIC));
-  for (const field of [...RESTRICTED, "password", "role"]) expect(user).not.toHaveProperty(field);
+  for (const field of [...RESTRICTED, ...OWN_ONLY, "password", "role"]) expect(user).not.toHaveProperty(field);
 }
 
-function expectFullRecord(user: Record<string, unknown>) {
-  expect(Object.keys(user)).toEqual(expect.arrayContaining([...PUBLIC, ...RESTRICTED]));
+/** The user's own record: every field but the password and role. */
+function expectOwnRecord(user: Record<string, unknown>) {
+  expect(Object.keys(user)).toEqual(expect.arrayContaining([...PUBLIC, ...RESTRICTED, ...OWN_ONLY]));
   expect(user).not.toHaveProperty("password");
   expect(user).not.toHaveProperty("role");
+}
+
+/** Someone else's record as an administrator sees it: the restricted fields, not the private-message ones. */
+function expectAdminView(user: Record<string, unknown>) {
+  expect(Object.keys(user)).toEqual(expect.arrayContaining([...PUBLIC, ...RESTRICTED]));
+  for (const field of [...OWN_ONLY, "password", "role"]) expect(user).not.toHaveProperty(field);
 }
 
 /** Disables a user in the database while their token stays stored, to show it stops working. */
@@ -104,7 +112,7 @@ describe("GET /api/user", () => {
     const res = await get("/api/user", { token: user.token });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expectFullRecord(res.body.data);
+    expectOwnRecord(res.body.data);
     expect(res.body.data).toMatchObject({
       user_id: user.user_id,
       username: user.username,
@@ -160,7 +168,7 @@ describe("PATCH /api/user", () => {
     });
     expect(first.status).toBe(200);
     expect(first.body.code).toBe(0);
-    expectFullRecord(first.body.data);
+    expectOwnRecord(first.body.data);
     expect(first.body.data).toMatchObject({
       headline: "  Hello <b>&  ",
       bio: "about me",
@@ -283,7 +291,7 @@ describe("GET /api/users", () => {
     expect(res.roundTrips).toBeLessThanOrEqual(1);
   });
 
-  it("shows restricted fields to administrators for everyone, and to a user only on their own row", async () => {
+  it("shows restricted fields to administrators for everyone, private-message fields only to their owner", async () => {
     const user = await createUser();
     const other = await createUser();
     const admin = await createAdmin();
@@ -291,7 +299,7 @@ describe("GET /api/users", () => {
     const asUser = await get("/api/users", { token: user.token });
     expect(asUser.status).toBe(200);
     for (const row of asUser.body.data) {
-      if (row.user_id === user.user_id) expectFullRecord(row);
+      if (row.user_id === user.user_id) expectOwnRecord(row);
       else expectPublicOnly(row);
     }
     expect(asUser.body.data.map((u: { user_id: number }) => u.user_id)).toEqual(
@@ -300,7 +308,10 @@ describe("GET /api/users", () => {
 
     const asAdmin = await get("/api/users", { token: admin.token });
     expect(asAdmin.body.data).toHaveLength(3);
-    for (const row of asAdmin.body.data) expectFullRecord(row);
+    for (const row of asAdmin.body.data) {
+      if (row.user_id === admin.user_id) expectOwnRecord(row);
+      else expectAdminView(row);
+    }
   });
 
   it("treats a disabled user's token as anonymous", async () => {
@@ -524,9 +535,9 @@ describe("GET /api/users/{user_id}", () => {
     const other = await createUser();
     const admin = await createAdmin();
     expectPublicOnly((await get(`/api/users/${user.user_id}`, { token: other.token })).body.data);
-    expectFullRecord((await get(`/api/users/${user.user_id}`, { token: user.token })).body.data);
+    expectOwnRecord((await get(`/api/users/${user.user_id}`, { token: user.token })).body.data);
     const asAdmin = await get(`/api/users/${user.user_id}`, { token: admin.token });
-    expectFullRecord(asAdmin.body.data);
+    expectAdminView(asAdmin.body.data);
     expect(asAdmin.body.data.email).toBe(user.email);
   });
 
@@ -605,7 +616,7 @@ describe("PATCH /api/users/{user_id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expectFullRecord(res.body.data);
+    expectAdminView(res.body.data);
     expect(res.body.data).toMatchObject({ user_id: user.user_id, headline: "Edited", location: "", bio: "" });
     expect(res.body.data.update_time).toBeGreaterThan(res.body.data.create_time);
     expect(res.body.data.relationships).toEqual({ is_me: false, is_following: false, is_followed: false });
@@ -650,7 +661,7 @@ describe("POST /api/users/{user_ids}/disable", () => {
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
     expect(res.body).not.toHaveProperty("pagination");
-    expectFullRecord(res.body.data);
+    expectAdminView(res.body.data);
     expect(res.body.data.user_id).toBe(user.user_id);
     expect(res.body.data.disable_time).toBeGreaterThanOrEqual(time);
     expect(res.body.data.relationships).toEqual({ is_me: false });

@@ -60,6 +60,10 @@ const restricted = (schema: z.ZodType, value: unknown): Field => ({ schema, defa
 
 export const optionFields: Record<string, Field> = {
   ...permissionFields(),
+  // Beyond the spec: a sender withdraws their private message (docs/messages.md#withdrawing-a-message), under the
+  // content permissions' rule (docs/permissions.md#author-edit-and-delete-rules), by default within two minutes.
+  message_can_delete: pub(flag(), true),
+  message_can_delete_before: pub(seconds(), 120),
   site_name: pub(text(), "MDClub"),
   site_description: pub(text(), "MDClub 是一个 Material Design 样式的社区。"),
   site_keywords: pub(text(), "Material Design,MDUI"),
@@ -138,7 +142,7 @@ export function defaultOptions(): SiteOptions {
   return Object.fromEntries(optionNames.map((name) => [name, optionFields[name]?.default])) as SiteOptions;
 }
 
-/** The record a caller may see: everything for administrators, the 32 public fields for the rest. */
+/** The record a caller may see: everything for administrators, the 34 public fields for the rest. */
 export function visibleOptions(all: SiteOptions, isAdmin: boolean): Record<string, unknown> {
   if (isAdmin) return all;
   return Object.fromEntries(publicOptionNames.map((name) => [name, all[name]]));

@@ -7,7 +7,7 @@ import { documentOf, indexNew } from "../../behaviours/searchable";
 import { userColumns } from "../../core/caller";
 import type { BatchStatement, Db } from "../../db/client";
 import { equalsUnindexed } from "../../db/conditions";
-import { follows, tokens, users } from "../../db/schema";
+import { follows, tokens, type UserRow, users } from "../../db/schema";
 import { entities } from "../../domain/entities";
 import type { Order } from "../../lib/order";
 import type { ProfileChanges, UserOrderField } from "./schema";
@@ -62,6 +62,15 @@ export function updateProfile(db: Db, userId: number, changes: ProfileChanges, t
     .update(users)
     .set({ ...changes, update_time: time })
     .where(eq(users.user_id, userId));
+}
+
+/** The user's inbox preferences: no profile edit, so update_time stays. */
+export function updatePreferences(
+  db: Db,
+  userId: number,
+  changes: Partial<Pick<UserRow, "inbox_accept" | "inbox_email">>,
+) {
+  return db.update(users).set(changes).where(eq(users.user_id, userId));
 }
 
 /** Disabling keeps the time of the first disable when a user is disabled again. */

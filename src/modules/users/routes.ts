@@ -20,7 +20,15 @@ import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { now } from "../../lib/time";
 import { mountCapabilities } from "../capabilities";
-import { ProfileBody, UserIncludeQuery, UserListQuery, UserPageQuery, UserSchema, userIncludesOf } from "./schema";
+import {
+  MyProfileBody,
+  ProfileBody,
+  UserIncludeQuery,
+  UserListQuery,
+  UserPageQuery,
+  UserSchema,
+  userIncludesOf,
+} from "./schema";
 import {
   callerRecord,
   disable,
@@ -62,11 +70,13 @@ router.openapi(
     path: "/user",
     operationId: "updateMe",
     tags,
-    summary: "Edit the caller's profile",
-    description: "Only the fields sent change; text is stored as sent (no trimming, empty allowed).",
+    summary: "Edit the caller's profile and inbox preferences",
+    description:
+      "Only the fields sent change; text is stored as sent (no trimming, empty allowed). `inbox_accept` and " +
+      "`inbox_email` are the caller's private-message preferences; they do not move update_time.",
     security: authSecurity,
     middleware: [loginRequired],
-    request: { query: UserIncludeQuery, body: jsonBody(ProfileBody) },
+    request: { query: UserIncludeQuery, body: jsonBody(MyProfileBody) },
     responses: okResponse(UserSchema),
   }),
   async (c) => {

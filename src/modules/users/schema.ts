@@ -6,6 +6,13 @@ import type { OrderRule } from "../../lib/order";
 const restricted = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: present for the user themself and for administrators" });
 
+/** Private-message fields (docs/messages.md#privacy): administrators do not see them either. */
+const ownOnly = <T extends z.ZodType>(schema: T, meaning: string) =>
+  schema.optional().openapi({ description: `restricted: present for the user themself only; ${meaning}` });
+
+/** Who may write to the user (docs/messages.md#who-may-write-to-whom). */
+export const INBOX_ACCEPT = ["everyone", "following", "nobody"] as const;
+
 export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
 export type UserInclude = (typeof USER_INCLUDES)[number];
 
@@ -33,7 +40,7 @@ export const UserSchema = z
     question_count: z.number().int(),
     answer_count: z.number().int(),
     notification_unread: restricted(z.number().int()),
-    inbox_unread: restricted(z.number().int()),
+    inbox_unread: ownOnly(z.number().int(), "unread private messages still in the user's inbox"),
     headline: z.string(),
     bio: z.string(),
     blog: z.string(),
@@ -42,6 +49,11 @@ export const UserSchema = z
     create_time: z.number().int(),
     update_time: restricted(z.number().int()),
     disable_time: restricted(z.number().int().openapi({ description: "0 = enabled" })),
+    inbox_accept: ownOnly(
+      z.enum(INBOX_ACCEPT),
+      "who may write to the user: everyone, the users they follow, or nobody (administrators always may)",
+    ),
+    inbox_email: ownOnly(z.boolean(), "whether a new message in an unread conversation is mailed to the user"),
     relationships: relationships({
       is_me: z.boolean().optional().openapi({ description: "the user is the caller" }),
       is_following: z.boolean().optional().openapi({ description: "the caller follows the user (false for oneself)" }),
@@ -105,3 +117,20 @@ export const ProfileBody = z
   .openapi("UserProfile", { description: "Only the fields sent change; other fields are ignored." });
 
 export type ProfileChanges = z.infer<typeof ProfileBody>;
+
+/** The caller's own record also takes their private-message preferences (docs/messages.md#who-may-write-to-whom). */
+export const MyProfileBody = ProfileBody.extend({
+  inbox_accept: z
+    .enum(INBOX_ACCEPT, { error: `must be one of: ${INBOX_ACCEPT.join(", ")}` })
+    .optional()
+    .openapi({ description: "who may write to you: everyone, the users you follow, or nobody" }),
+  inbox_email: z
+    .boolean({ error: "must be true or false" })
+    .optional()
+    .openapi({ description: "mail me when a message arrives in a conversation I have not read" }),
+}).openapi("MyProfile", {
+  description:
+    "Only the fields sent change; other fields are ignored. The two inbox preferences do not move update_time.",
+});
+
+export type MyProfileChanges = z.infer<typeof MyProfileBody>;

@@ -15,7 +15,7 @@ import {
 import { documentOf, reindex } from "../../behaviours/searchable";
 import type { Caller } from "../../core/caller";
 import { ApiError, validationError } from "../../core/errors";
-import { type BatchRead, batch, type Db, readAs, writeThenRead } from "../../db/client";
+import { type BatchRead, type BatchStatement, batch, type Db, readAs, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
@@ -27,11 +27,12 @@ import {
   enableUsers,
   filteredUsers,
   selectUser,
+  updatePreferences,
   updateProfile,
   usersById,
   usersThroughFollows,
 } from "./repo";
-import { type ProfileChanges, USER_ORDER, type User, type UserInclude } from "./schema";
+import { type MyProfileChanges, USER_ORDER, type User, type UserInclude } from "./schema";
 
 export interface UserListQuery extends PageQuery {
   user_id?: number;
@@ -117,23 +118,30 @@ export function callerRecord(caller: Caller, view: View, include: Set<UserInclud
 }
 
 /**
- * Changes only the profile fields sent; an edit moves update_time, an empty body changes nothing. The user's row is
- * read first: their search document is made of every profile field, the unchanged ones too.
+ * Changes only the fields sent; a profile edit moves update_time, an empty body changes nothing. The user's row is
+ * read first for a profile edit: their search document is made of every profile field, the unchanged ones too. The
+ * caller's inbox preferences (docs/messages.md#who-may-write-to-whom) are no profile: they move nothing else.
  */
 export async function editProfile(
   db: Db,
   view: View,
   id: number,
-  changes: ProfileChanges,
+  changes: MyProfileChanges,
   include: Set<UserInclude>,
 ): Promise<User> {
-  if (Object.keys(changes).length === 0) return batch(db, oneUser(db, view, id, include));
+  const { inbox_accept, inbox_email, ...profile } = changes;
+  const preferences = {
+    ...(inbox_accept !== undefined && { inbox_accept }),
+    ...(inbox_email !== undefined && { inbox_email }),
+  };
+  const writes: BatchStatement[] = Object.keys(preferences).length > 0 ? [updatePreferences(db, id, preferences)] : [];
+  if (Object.keys(profile).length === 0) return writeThenRead(db, writes, oneUser(db, view, id, include));
   const [row] = await batch(db, selectUser(db, id));
   if (!row) throw new ApiError("USER_NOT_FOUND");
-  const writes = [
-    updateProfile(db, id, changes, now()),
-    ...reindex(db, "user", id, documentOf.user({ ...row, ...changes })),
-  ];
+  writes.push(
+    updateProfile(db, id, profile, now()),
+    ...reindex(db, "user", id, documentOf.user({ ...row, ...profile })),
+  );
   return writeThenRead(db, writes, oneUser(db, view, id, include));
 }
 
