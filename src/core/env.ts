@@ -50,6 +50,11 @@ export interface Bindings {
   LIMIT_SEARCH_IP?: RateLimit;
   LIMIT_WRITES_USER?: RateLimit;
   LIMIT_WRITES_IP?: RateLimit;
+  /** Private messages sent, and the other writes of a member's inbox and blocks (docs/messages.md#limits). */
+  LIMIT_MESSAGES_USER?: RateLimit;
+  LIMIT_MESSAGES_IP?: RateLimit;
+  LIMIT_INBOX_USER?: RateLimit;
+  LIMIT_INBOX_IP?: RateLimit;
 }
 
 /** MDClub's own front ends are served: settings under their original names (docs/options.md#mdclub-compatibility). */

@@ -211,3 +211,20 @@ export function welcomeMail(siteName: string, username: string): MailContent {
     ),
   };
 }
+
+/**
+ * A new private message in a conversation the receiver has not read (docs/messages.md#mail). It names the sender only:
+ * the text stays in the inbox, out of mail servers and of the log a mail goes to without `smtp_host`.
+ */
+export function newMessageMail(siteName: string, username: string, senderName: string): MailContent {
+  return {
+    subject: `${senderName} sent you a private message on ${siteName}`,
+    html: layout(
+      siteName,
+      `<p>Hello ${escapeHtml(username)},</p><p>${escapeHtml(senderName)} sent you a private message on ` +
+        `${escapeHtml(siteName)}. Sign in to read it.</p>` +
+        "<p>You get one such mail per conversation until you read it; " +
+        "you can turn these mails off in your settings.</p>",
+    ),
+  };
+}

@@ -18,6 +18,8 @@ export type LimitCategory =
   | "captchas"
   | "mails"
   | "search"
+  | "messages"
+  | "inbox"
   | "writes";
 
 type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends RateLimit ? K : never }[keyof Bindings];
@@ -39,6 +41,8 @@ export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterNa
   captchas: { ip: "LIMIT_CAPTCHAS_IP" },
   mails: { ip: "LIMIT_MAILS_IP" },
   search: { user: "LIMIT_SEARCH_USER", ip: "LIMIT_SEARCH_IP" },
+  messages: { user: "LIMIT_MESSAGES_USER", ip: "LIMIT_MESSAGES_IP" },
+  inbox: { user: "LIMIT_INBOX_USER", ip: "LIMIT_INBOX_IP" },
   writes: { user: "LIMIT_WRITES_USER", ip: "LIMIT_WRITES_IP" },
 };
 
@@ -82,6 +86,16 @@ export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<str
   ...each("captchas", "POST /api/captchas"),
   ...each("mails", "POST /api/user/register/email", "POST /api/user/password/email"),
   ...each("search", "GET /api/search"),
+  // Private messages (docs/messages.md#limits): sending, and the rest of a member's own inbox and blocks.
+  ...each("messages", "POST /api/inbox/:user_id"),
+  ...each(
+    "inbox",
+    "POST /api/inbox/:user_id/read",
+    "DELETE /api/inbox/:user_id",
+    "DELETE /api/inbox/messages/:message_id",
+    "PUT /api/user/blocks/:user_id",
+    "DELETE /api/user/blocks/:user_id",
+  ),
 ]);
 
 export const limitCategory = (route: string): LimitCategory => CATEGORY_OF_ROUTE.get(route) ?? "writes";

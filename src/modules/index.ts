@@ -3,10 +3,12 @@ import answers from "./answers/routes";
 import articles from "./articles/routes";
 import auth from "./auth/routes";
 import avatars from "./avatars/routes";
+import blocks from "./blocks/routes";
 import comments from "./comments/routes";
 import emails from "./emails/routes";
 import files from "./files/routes";
 import images from "./images/routes";
+import inbox from "./inbox/routes";
 import notifications from "./notifications/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
@@ -32,6 +34,8 @@ export const routers = [
   images,
   stats,
   emails,
+  inbox,
+  blocks,
 ];
 
 export const fileRouter = files;

@@ -76,19 +76,27 @@ export const resolve = (doc: Json, schema: Json): Json =>
 
 /**
  * Fields the document marks restricted (`restricted: ...` descriptions): those for the user themself and
- * administrators (on user records), and those for administrators only (on any record).
+ * administrators (on user records), those for the user themself only (their private-message fields), and those for
+ * administrators only (on any record).
  */
-export function restrictedFields(doc: Json): { ownerOrAdmin: Set<string>; adminOnly: Set<string> } {
+export function restrictedFields(doc: Json): {
+  ownerOrAdmin: Set<string>;
+  ownerOnly: Set<string>;
+  adminOnly: Set<string>;
+} {
   const ownerOrAdmin = new Set<string>();
+  const ownerOnly = new Set<string>();
   const adminOnly = new Set<string>();
   for (const schema of Object.values(doc.components.schemas as Record<string, Json>)) {
     for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
       const description: string = property.description ?? "";
       if (!description.startsWith("restricted:")) continue;
-      (description.includes("administrators only") ? adminOnly : ownerOrAdmin).add(name);
+      if (description.includes("administrators only")) adminOnly.add(name);
+      else if (description.includes("themself only")) ownerOnly.add(name);
+      else ownerOrAdmin.add(name);
     }
   }
-  return { ownerOrAdmin, adminOnly };
+  return { ownerOrAdmin, ownerOnly, adminOnly };
 }
 
 /** The operation's path with every parameter filled from the world. */

@@ -21,6 +21,8 @@ export interface World {
   reply: number;
   notification: number;
   image: string;
+  /** A private message from `other` to `user`, unread, reported by `user`. */
+  message: number;
 }
 
 /** Authors may edit and delete their own content at any time, so only access decides an author route. */
@@ -91,7 +93,53 @@ export async function buildWorld(): Promise<World> {
   )
     .bind(image, "a.png", 10, 20, time, "question", question, user.user_id)
     .run();
-  return { user, other, admin, disabled, topic, question, answer, article, comment, reply, notification, image };
+  const message = await insertMessage(other.user_id, user.user_id, "a private word", time);
+  await env.DB.prepare(
+    `INSERT INTO reports (reportable_id, reportable_type, user_id, reason, create_time) VALUES (?, 'message', ?, ?, ?)`,
+  )
+    .bind(message, user.user_id, "unwanted", time)
+    .run();
+  return {
+    user,
+    other,
+    admin,
+    disabled,
+    topic,
+    question,
+    answer,
+    article,
+    comment,
+    reply,
+    notification,
+    image,
+    message,
+  };
+}
+
+/**
+ * A message written straight into D1 with its conversation and both inboxes, and the receiver's unread count set as
+ * the API keeps it (docs/messages.md#model).
+ */
+export async function insertMessage(senderId: number, receiverId: number, text: string, time: number) {
+  const conversation = (await env.DB.prepare(
+    "INSERT INTO conversations (user_id, create_time) VALUES (?, ?) RETURNING conversation_id AS id",
+  )
+    .bind(senderId, time)
+    .first<{ id: number }>())!.id;
+  const member = `INSERT INTO conversation_members (user_id, other_user_id, conversation_id, update_time)
+    VALUES (?, ?, ?, ?)`;
+  await env.DB.batch([
+    env.DB.prepare(member).bind(senderId, receiverId, conversation, time),
+    env.DB.prepare(member).bind(receiverId, senderId, conversation, time),
+  ]);
+  const id = (await env.DB.prepare(
+    `INSERT INTO messages (conversation_id, sender_id, receiver_id, content_markdown, content_rendered, create_time)
+     VALUES (?, ?, ?, ?, ?, ?) RETURNING message_id AS id`,
+  )
+    .bind(conversation, senderId, receiverId, text, `<p>${text}</p>`, time)
+    .first<{ id: number }>())!.id;
+  await env.DB.prepare("UPDATE users SET inbox_unread = inbox_unread + 1 WHERE user_id = ?").bind(receiverId).run();
+  return id;
 }
 
 /** A value for each path parameter the document names, from the world. */
@@ -108,6 +156,7 @@ export function pathValue(world: World, name: string): string {
     reportable_type: "question",
     reportable_id: world.question,
     key: world.image.replace(".", "_"),
+    message_id: world.message,
   };
   const value = ids[name] ?? ids[name.replace(/_ids$/, "_id")];
   if (value === undefined) throw new Error(`no fixture for path parameter ${name}: add one to test/helpers/world.ts`);

@@ -74,8 +74,17 @@ const storable = (c: Context, res: Response) =>
  * were they to purge, any visitor could keep a data centre's cache empty. Reports are read by administrators only.
  * Votes and follows, the most frequent writes, change counters only: an anonymous reader sees them once the copies
  * expire, as readers in other data centres do anyway (docs/decisions.md#anonymous-reads-are-cached-at-the-edge).
+ * Private messages, read-marks and blocks change nothing an anonymous reader sees (docs/messages.md#privacy).
  */
-const UNSEEN: ReadonlySet<LimitCategory> = new Set(["captchas", "mails", "reports", "votes", "follows"]);
+const UNSEEN: ReadonlySet<LimitCategory> = new Set([
+  "captchas",
+  "mails",
+  "reports",
+  "votes",
+  "follows",
+  "messages",
+  "inbox",
+]);
 
 /**
  * Route middleware that marks a write of the other categories as changing only what its own caller reads (a login,

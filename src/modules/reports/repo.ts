@@ -3,10 +3,10 @@
  * unique key (docs/decisions.md#one-vote-follow-and-report-per-user-and-target), so a duplicate is found by the insert
  * itself, never by a read before it.
  */
-import { and, count, desc, eq, getTableColumns, max, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, max, notInArray, type SQL, sql } from "drizzle-orm";
 import type { ListSource } from "../../behaviours/content/repo";
 import { type IdSource, inIds } from "../../behaviours/id-source";
-import { isLive } from "../../behaviours/live";
+import { isLive, privateRows } from "../../behaviours/live";
 import type { BatchStatement, Db } from "../../db/client";
 import { allOf } from "../../db/conditions";
 import { reports } from "../../db/schema";
@@ -19,20 +19,24 @@ export type ReportRow = typeof reports.$inferSelect;
 const onTarget = (target: Target): SQL =>
   allOf(eq(reports.reportable_type, target.type), eq(reports.reportable_id, target.id));
 
-/** The live targets of one type among `ids`, as `id` plus their summary columns: none when missing or trashed. */
-export function selectTargets(db: Db, type: ReportableKind, ids: IdSource) {
+/**
+ * The live targets of one type among `ids`, as `id` plus their summary columns: none when missing or trashed. A private
+ * message is found only by its parties (`reporter`), or, for the administrators' lists (no reporter), once reported.
+ */
+export function selectTargets(db: Db, type: ReportableKind, ids: IdSource, reporter: number | null = null) {
   const kind = reportables[type];
   // Aliased: D1 batches return rows keyed by column name, so the id column selected twice would collapse.
   const id = sql<number>`${kind.id}`.as("id");
   return db
     .select({ id, ...kind.summaryColumns })
     .from(kind.table)
-    .where(isLive(kind, ids));
+    .where(allOf(isLive(kind, ids), privateRows(kind, reporter)));
 }
 
 /**
  * INSERT ... SELECT from the live target, ON CONFLICT DO NOTHING, RETURNING the row: nothing comes back when the
- * target is missing or trashed, or when the user already reported it (the unique key), even under concurrency.
+ * target is missing or trashed (or a message the user is no party to), or when the user already reported it (the
+ * unique key), even under concurrency.
  */
 export function insertReport(db: Db, target: Target, userId: number, reason: string, time: number) {
   const kind = reportables[target.type];
@@ -47,7 +51,7 @@ export function insertReport(db: Db, target: Target, userId: number, reason: str
       create_time: sql<number>`${time}`.as("create_time"),
     })
     .from(kind.table)
-    .where(isLive(kind, target.id));
+    .where(allOf(isLive(kind, target.id), privateRows(kind, userId)));
   return db.insert(reports).select(row).onConflictDoNothing().returning();
 }
 
@@ -66,10 +70,19 @@ export function reportsOf(target: Target): ListSource {
  * GET /reports: one group per reported target, the target with the newest report first. The newest report's id
  * breaks ties between targets last reported within the same second; being unique, it also keeps pages apart.
  * `total` counts distinct targets (docs/decisions.md#report-list-total-counts-targets; the reference counted the first
- * group's reports).
+ * group's reports). Without a type, the `hidden` types are left out.
  */
-export function groupStatements(db: Db, type: ReportableKind | undefined, page: PageRequest) {
-  const where = type ? eq(reports.reportable_type, type) : undefined;
+export function groupStatements(
+  db: Db,
+  type: ReportableKind | undefined,
+  page: PageRequest,
+  hidden: readonly ReportableKind[] = [],
+) {
+  const where = type
+    ? eq(reports.reportable_type, type)
+    : hidden.length > 0
+      ? notInArray(reports.reportable_type, [...hidden])
+      : undefined;
   const rows = db
     .select({
       reportable_id: reports.reportable_id,

@@ -7,6 +7,7 @@
  * document shows the spec's template with both parameters, as client generators must see it.
  */
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { mdclubCompat } from "../../core/env";
 import { ok, page } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
 import { adminRequired, loginRequired, requireUser } from "../../http/middleware/context";
@@ -28,7 +29,7 @@ import {
   TargetParam,
 } from "./schema";
 import { createReport, deleteReports, listReportGroups, listReportsOf } from "./service";
-import { parseTarget, parseTargetList } from "./targets";
+import { parseTarget, parseTargetList, UNKNOWN_TO_MDCLUB } from "./targets";
 
 const router = createRouter();
 const tags = ["reports"];
@@ -54,11 +55,12 @@ router.openapi(
       path,
       operationId: "createReport",
       tags,
-      summary: "Report a question, answer, article, comment or user",
+      summary: "Report a question, answer, article, comment, user or private message",
       description:
         "Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, " +
-        "206001, 204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, " +
-        "HTTP 409). Reporting oneself or one's own content is allowed.",
+        "206001, 204001 or 201003; a message only its sender or receiver may report, 209001 for anyone else), the " +
+        "reason (200001), and that the caller has not reported it yet (207003, HTTP 409). Reporting oneself or one's " +
+        "own content is allowed.",
       security: authSecurity,
       middleware: [loginRequired],
       request: {
@@ -86,7 +88,8 @@ router.openapi(
     description:
       "One row per reported target with its reporter_count, the target reported most recently first. " +
       "`pagination.total` counts distinct targets. Each include names a type: rows of that type get its summary " +
-      "under that key (null when the target is missing or trashed).",
+      "under that key (null when the target is missing or trashed). Under MDCLUB_COMPAT, messages are listed only " +
+      "when `reportable_type=message` asks for them.",
     ...adminAccess,
     middleware: [adminRequired],
     request: { query: ReportGroupQuery },
@@ -94,7 +97,9 @@ router.openapi(
   }),
   async (c) => {
     const query = c.req.valid("query");
-    const result = await listReportGroups(c.get("db"), viewOf(c), query, parseInclude(query.include, GROUP_INCLUDES));
+    const include = parseInclude(query.include, GROUP_INCLUDES);
+    const hidden = mdclubCompat(c.env) ? UNKNOWN_TO_MDCLUB : [];
+    const result = await listReportGroups(c.get("db"), viewOf(c), query, include, hidden);
     return page(c, result.data, result.pagination);
   },
 );

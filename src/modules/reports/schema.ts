@@ -5,6 +5,7 @@
  */
 import { UserSummarySchema } from "../../behaviours/content/schema";
 import { includeQuery, pageQuery, relationships, z } from "../../http/openapi";
+import { MessageSummarySchema } from "../inbox/schema";
 import { QuestionSummarySchema } from "../questions/schema";
 import { REPORTABLE_TYPES } from "./targets";
 
@@ -53,6 +54,9 @@ const targetSummaries = {
   article: summary(ArticleSummarySchema, "article"),
   comment: summary(CommentSummarySchema, "comment"),
   user: summary(UserSummarySchema, "user"),
+  message: summary(MessageSummarySchema, "message").openapi({
+    description: "when asked and the target is a private message: shown to administrators because it was reported",
+  }),
 };
 
 const reportableType = z.enum(REPORTABLE_TYPES);
@@ -101,7 +105,7 @@ export const SpecTargetParams = (list: boolean) =>
   z.object({
     reportable_type: reportableType.openapi({
       param: { name: "reportable_type", in: "path" },
-      description: "question, answer, article, comment or user (else 207002)",
+      description: "question, answer, article, comment, user or message (else 207002)",
       example: "question",
     }),
     reportable_id: z.string().openapi({

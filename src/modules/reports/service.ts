@@ -8,6 +8,7 @@ import type { Relationships } from "../../behaviours/content/present";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, commit, type Db } from "../../db/client";
+import type { ReportableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
@@ -44,7 +45,7 @@ export async function createReport(
   const parsed = ReportBody.safeParse(raw);
   if (!parsed.success) {
     // A missing target outranks a bad reason, so it is looked up before the field error is answered.
-    const [found] = await batch(db, selectTargets(db, target.type, [target.id]));
+    const [found] = await batch(db, selectTargets(db, target.type, [target.id], caller.user_id));
     if (!found) throw new ApiError(kind.notFound);
     throw zodToApiError(parsed.error);
   }
@@ -54,7 +55,7 @@ export async function createReport(
     inserted: [row],
     reporter,
   } = await batch(db, {
-    targets: selectTargets(db, target.type, [target.id]),
+    targets: selectTargets(db, target.type, [target.id], caller.user_id),
     inserted: insertReport(db, target, caller.user_id, parsed.data.reason, now()),
     reporter: include.has("reporter") ? selectTargets(db, "user", [caller.user_id]) : null,
   });
@@ -79,15 +80,19 @@ export function listReportsOf(
   return loadPage(db, reportsOf(target), parsePage(query), reportRelation(db, view, target, include), presentReport);
 }
 
-/** GET /reports: one group per reported target, the most recently reported first, with the total of targets. */
+/**
+ * GET /reports: one group per reported target, the most recently reported first, with the total of targets; without
+ * a type asked, the `hidden` types are left out (those MDClub's admin panel cannot show, under MDCLUB_COMPAT).
+ */
 export async function listReportGroups(
   db: Db,
   view: View,
   query: ReportGroupQueryInput,
   include: Set<GroupInclude>,
+  hidden: readonly ReportableKind[] = [],
 ): Promise<Page<ReportGroup>> {
   const request = parsePage(query);
-  const { total, rows, idsOf } = groupStatements(db, query.reportable_type, request);
+  const { total, rows, idsOf } = groupStatements(db, query.reportable_type, request, hidden);
   const found = await batch(db, { total, groups: rows, relations: groupRelation(db, view, include, idsOf) });
   const [counted] = found.total;
   const relationsOf = found.relations;

@@ -1,0 +1,69 @@
+/**
+ * How message and member rows become Message and Conversation records (docs/messages.md#records), with their includes
+ * selected beside each row (a user's summary), so a page costs no statement of its own.
+ */
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Records } from "../../behaviours/content/page";
+import { authorRelation, includedRelations, RowRelation } from "../../behaviours/content/relations";
+import { conversation_members, messages } from "../../db/schema";
+import type { View } from "../../http/view";
+import type { ConversationRow, MessageRow } from "./repo";
+import {
+  CONVERSATION_INCLUDES,
+  type Conversation,
+  type ConversationInclude,
+  ConversationSchema,
+  MESSAGE_INCLUDES,
+  type Message,
+  type MessageInclude,
+  MessageSchema,
+} from "./schema";
+
+/** The summary of the user a column names, under `key` (null when the user row is missing). */
+function userRelation(view: View, column: SQLiteColumn, key: string): RowRelation {
+  const user = authorRelation(view, column);
+  return new RowRelation(user.column, (value) => ({ [key]: user.read(value).user }));
+}
+
+const withRelationships = <T>(record: T, relationships: Record<string, unknown> | undefined): T =>
+  relationships ? { ...record, relationships } : record;
+
+export const messageRecords: Records<MessageRow, Message, MessageInclude> = {
+  includes: MESSAGE_INCLUDES,
+  schema: MessageSchema,
+  relation: (_db, view, include) =>
+    includedRelations(include, () => [
+      include.has("sender") && userRelation(view, messages.sender_id, "sender"),
+      include.has("receiver") && userRelation(view, messages.receiver_id, "receiver"),
+    ]),
+  present: () => (row, relationships) => withRelationships({ ...row }, relationships) as Message,
+};
+
+type LastMessage = [number, number, number, string, string, number, number];
+
+/** The latest message, selected as a JSON array of the message columns in their order. */
+function lastMessageOf(json: string | null): Conversation["last_message"] {
+  if (json === null) return null;
+  const [message_id, sender_id, receiver_id, content_markdown, content_rendered, create_time, read_time] = JSON.parse(
+    json,
+  ) as LastMessage;
+  return { message_id, sender_id, receiver_id, content_markdown, content_rendered, create_time, read_time };
+}
+
+export const conversationRecords: Records<ConversationRow, Conversation, ConversationInclude> = {
+  includes: CONVERSATION_INCLUDES,
+  schema: ConversationSchema,
+  relation: (_db, view, include) =>
+    includedRelations(include, () => [include.has("user") && authorRelation(view, conversation_members.other_user_id)]),
+  present: () => (row, relationships) =>
+    withRelationships(
+      {
+        conversation_id: row.conversation_id,
+        user_id: row.user_id,
+        unread_count: row.unread_count,
+        update_time: row.update_time,
+        last_message: lastMessageOf(row.last_message),
+      },
+      relationships,
+    ),
+};

@@ -1,0 +1,99 @@
+/**
+ * Sending a private message (docs/messages.md#sending): one read batch with every check, one write batch with the
+ * message, both inboxes, the receiver's unread count and the mail claim, then the mail after the answer. The one
+ * function whose committed result (the Message record, its sender and receiver) a later event emitter takes.
+ */
+import { createdContent } from "../../behaviours/content/body";
+import { recordsByIds } from "../../behaviours/content/page";
+import { newestOf } from "../../behaviours/content/repo";
+import { type Caller, isAdmin } from "../../core/caller";
+import { ApiError } from "../../core/errors";
+import { batch, type Db } from "../../db/client";
+import { entities } from "../../domain/entities";
+import { HOUR, sendRefusal } from "../../domain/inbox-rules";
+import { parseBody } from "../../http/late-body";
+import type { View } from "../../http/view";
+import { newMessageMail, sendMail } from "../../lib/mail";
+import { now } from "../../lib/time";
+import { messageRecords } from "./records";
+import {
+  claimMail,
+  insertMessage,
+  messagesById,
+  recountInbox,
+  sendChecks,
+  startConversation,
+  startedConversation,
+  touchMembers,
+} from "./repo";
+import { type Message, MessageBody, type MessageInclude } from "./schema";
+
+/** Work after the answer (`waitUntil`), and the host mail is sent from. */
+export interface Background {
+  waitUntil(work: Promise<unknown>): void;
+  host: string;
+}
+
+/** What a send committed: the record answered, who sent it and who received it. */
+export interface SentMessage {
+  message: Message;
+  sender: Caller;
+  receiver: { user_id: number; username: string };
+}
+
+/**
+ * POST /inbox/{user_id}. Checked in this order: oneself (209002), the receiver exists (201003), then who may write
+ * (domain/inbox-rules.ts: 209004, 209005, 209003, 209006), then the body (200001), as an answer's.
+ */
+export async function sendMessage(
+  db: Db,
+  view: View,
+  sender: Caller,
+  receiverId: number,
+  raw: unknown,
+  include: Set<MessageInclude>,
+  background: Background,
+): Promise<SentMessage> {
+  if (receiverId === sender.user_id) throw new ApiError("CANNOT_MESSAGE_YOURSELF");
+  const time = now();
+  const [receiver] = await batch(db, sendChecks(db, sender.user_id, receiverId, time - HOUR));
+  if (!receiver) throw new ApiError("USER_NOT_FOUND");
+  const refusal = sendRefusal(isAdmin(sender), receiver);
+  if (refusal === "INBOX_NEW_CONVERSATIONS_LIMIT") {
+    // The oldest of the hour's conversations leaves the count first.
+    const retry = Math.max(1, (receiver.first_started ?? time) + HOUR - time);
+    throw new ApiError(refusal, { headers: { "Retry-After": String(retry) } });
+  }
+  if (refusal) throw new ApiError(refusal);
+  const content = createdContent(parseBody(MessageBody, raw));
+
+  const conversation = receiver.conversation_id ?? startedConversation(db, sender.user_id);
+  const written = await batch(db, {
+    started: receiver.conversation_id === null ? startConversation(db, sender.user_id, receiverId, time) : null,
+    members: touchMembers(db, sender.user_id, receiverId, conversation, time),
+    inserted: insertMessage(db, sender.user_id, receiverId, content, time),
+    unread: recountInbox(db, receiverId),
+    mail: receiver.inbox_email ? claimMail(db, receiverId, sender.user_id, time) : null,
+    records: recordsByIds(
+      db,
+      view,
+      messageRecords,
+      messagesById,
+      newestOf(db, entities.message, sender.user_id),
+      include,
+    ),
+  });
+  const [message] = written.records;
+  if (!message) throw new Error("a message insert wrote no row");
+  if (written.mail?.length) {
+    const { site_name: site } = view.options;
+    const mail = { to: receiver.email, ...newMessageMail(site, receiver.username, sender.username) };
+    // After the answer, and never failing it; the log names the users, never the text (docs/messages.md#mail).
+    background.waitUntil(
+      sendMail(view.options, background.host, mail).catch((error) =>
+        console.error(`new-message mail to user ${receiverId} failed:`, error),
+      ),
+    );
+  }
+  return { message, sender, receiver: { user_id: receiver.user_id, username: receiver.username } };
+}
