@@ -16,8 +16,11 @@ const PERMISSION_FIELDS = ["answer", "article", "comment", "question"].flatMap((
     ...(kind === "question" ? [`${kind}_can_${action}_only_no_answer`] : []),
   ]),
 );
+/** Beyond the spec, public as the content permissions are: a sender's withdraw window (docs/messages.md). */
+const MESSAGE_FIELDS = ["message_can_delete", "message_can_delete_before"];
 const PUBLIC_FIELDS = [
   ...PERMISSION_FIELDS,
+  ...MESSAGE_FIELDS,
   "site_name",
   "site_description",
   "site_keywords",
@@ -52,10 +55,11 @@ const ALL_FIELDS = [...PUBLIC_FIELDS, ...RESTRICTED_FIELDS];
 
 const BOOLEAN_FIELDS = [
   ...PERMISSION_FIELDS.filter((name) => !name.endsWith("_before")),
+  "message_can_delete",
   "storage_ftp_passive",
   "storage_ftp_ssl",
 ];
-const SECONDS_FIELDS = PERMISSION_FIELDS.filter((name) => name.endsWith("_before"));
+const SECONDS_FIELDS = [...PERMISSION_FIELDS, ...MESSAGE_FIELDS].filter((name) => name.endsWith("_before"));
 const PORT_FIELDS = ["cache_cacheA_port", "cache_cacheB_port", "smtp_port", "storage_ftp_port", "storage_sftp_port"];
 const INTEGER_FIELDS = [...SECONDS_FIELDS, ...PORT_FIELDS];
 const ENUMS: Record<string, string[]> = {
@@ -84,6 +88,8 @@ const DEFAULTS: Record<string, unknown> = {
   question_can_delete_only_no_comment: true,
   question_can_edit_only_no_answer: true,
   question_can_delete_only_no_answer: true,
+  message_can_delete: true,
+  message_can_delete_before: 120,
   language: "zh-CN",
   search_type: "third",
   search_third: "engineB",
@@ -180,15 +186,15 @@ async function expectAccepted(body: Record<string, unknown>) {
 }
 
 describe("GET /api/options", () => {
-  it("gives an anonymous caller exactly the 32 public fields", async () => {
+  it("gives an anonymous caller exactly the 34 public fields", async () => {
     const res = await get("/api/options");
     expect(res.status).toBe(200);
     expect(res.body.code).toBe(0);
-    expect(PUBLIC_FIELDS).toHaveLength(32);
+    expect(PUBLIC_FIELDS).toHaveLength(34);
     expect(sorted(Object.keys(res.body.data))).toEqual(sorted(PUBLIC_FIELDS));
   });
 
-  it("gives a normal user exactly the 32 public fields", async () => {
+  it("gives a normal user exactly the 34 public fields", async () => {
     const user = await createUser();
     const res = await get("/api/options", { token: user.token });
     expect(res.status).toBe(200);

@@ -854,7 +854,7 @@ describe("GET /api/openapi.json", () => {
         ["reportable_type", true],
         ["reportable_id", true],
       ]);
-      expect(params[0].schema.enum).toEqual(["question", "answer", "article", "comment", "user"]);
+      expect(params[0].schema.enum).toEqual(["question", "answer", "article", "comment", "user", "message"]);
       expect(params[1].schema.type).toBe(method === "delete" ? "string" : "integer");
     }
   });

@@ -85,7 +85,6 @@ const plainSomewhere = new Set(
 
 /** Every restricted field in the body that the viewer may not see, by its JSON path. */
 function leaks(body: Json, viewer: Viewer): string[] {
-  if (viewer.admin) return [];
   const found: string[] = [];
   const walk = (value: Json, path: string) => {
     if (Array.isArray(value)) {
@@ -94,12 +93,13 @@ function leaks(body: Json, viewer: Viewer): string[] {
     }
     if (!value || typeof value !== "object") return;
     const isUser = "user_id" in value && "username" in value;
+    const owner = viewer.id !== null && value.user_id === viewer.id;
     for (const [key, child] of Object.entries(value as Record<string, Json>)) {
       const judged = !plainSomewhere.has(key) || isUser;
-      if (judged && restricted.adminOnly.has(key)) found.push(`${path}.${key}`);
-      if (judged && restricted.ownerOrAdmin.has(key) && (viewer.id === null || value.user_id !== viewer.id)) {
-        found.push(`${path}.${key}`);
-      }
+      if (judged && restricted.adminOnly.has(key) && !viewer.admin) found.push(`${path}.${key}`);
+      if (judged && restricted.ownerOrAdmin.has(key) && !owner && !viewer.admin) found.push(`${path}.${key}`);
+      // A member's private-message fields are theirs alone: administrators included (docs/messages.md#privacy).
+      if (judged && restricted.ownerOnly.has(key) && !owner) found.push(`${path}.${key}`);
       walk(child, `${path}.${key}`);
     }
   };
@@ -133,6 +133,7 @@ describe("the document", () => {
     expect(restricted.ownerOrAdmin).toContain("email");
     expect(restricted.adminOnly).toContain("delete_time");
     expect(restricted.adminOnly).toContain("smtp_password");
+    expect(restricted.ownerOnly).toEqual(new Set(["inbox_unread", "inbox_accept", "inbox_email"]));
   });
 
   it("flags a restricted field in front of anyone but its owner, so no leaks below means something", async () => {
@@ -142,6 +143,11 @@ describe("the document", () => {
     expect(leaks(own.body, { id: world.other.user_id, admin: false })).toEqual(
       expect.arrayContaining(["$.data.email", "$.data.notification_unread", "$.data.last_login_time"]),
     );
+    expect(leaks(own.body, { id: world.admin.user_id, admin: true })).toEqual([
+      "$.data.inbox_unread",
+      "$.data.inbox_accept",
+      "$.data.inbox_email",
+    ]);
   });
 });
 

@@ -35,7 +35,14 @@ const present: Record<SummarisedKind, Summarised["summary"]> = {
   comment: (row) => commentSummary(row as CommentRow),
   user: (row, view) => presentUserSummary(row as UserRow, view),
   // Whole, as the administrator judging a report must read it (docs/messages.md#moderation).
-  message: (row) => ({ ...row }),
+  message: (row) => ({
+    message_id: row.message_id,
+    sender_id: row.sender_id,
+    receiver_id: row.receiver_id,
+    content_markdown: row.content_markdown,
+    content_rendered: row.content_rendered,
+    create_time: row.create_time,
+  }),
 };
 
 const summarised = (type: SummarisedKind): Summarised => {
