@@ -6,8 +6,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { get, patch } from "./helpers/api";
-import { createAdmin, setOptions } from "./helpers/factories";
+import { get, patch, post } from "./helpers/api";
+import { createQuestion } from "./helpers/content";
+import { createAdmin, createUser, setOptions } from "./helpers/factories";
 
 const COMPAT = { ...env, MDCLUB_COMPAT: "true" };
 
@@ -130,6 +131,77 @@ describe("MDCLUB_COMPAT=true", () => {
     });
     const anonymous = await get("/api/user", { env: COMPAT });
     expect(anonymous).toMatchObject({ status: 200, body: { code: 201001 } });
+  });
+});
+
+/**
+ * The spec's User record as MDClub's front ends read it (its Transformer's fields): private messages add fields to
+ * the caller's own record, and change none of these.
+ */
+const SPEC_USER: Record<string, string> = {
+  user_id: "number",
+  username: "string",
+  email: "string",
+  avatar: "object",
+  cover: "object",
+  create_ip: "string",
+  create_location: "string",
+  last_login_time: "number",
+  last_login_ip: "string",
+  last_login_location: "string",
+  follower_count: "number",
+  followee_count: "number",
+  following_article_count: "number",
+  following_question_count: "number",
+  following_topic_count: "number",
+  article_count: "number",
+  question_count: "number",
+  answer_count: "number",
+  notification_unread: "number",
+  inbox_unread: "number",
+  headline: "string",
+  bio: "string",
+  blog: "string",
+  company: "string",
+  location: "string",
+  create_time: "number",
+  update_time: "number",
+  disable_time: "number",
+};
+
+describe("private messages under MDCLUB_COMPAT=true (docs/messages.md#mdclub-compatibility)", () => {
+  it("keeps every field of the caller's record with its type; inbox_unread counts their unread messages", async () => {
+    const [sender, member] = [await createUser(), await createUser()];
+    await post(`/api/inbox/${member.user_id}`, { token: sender.token, env: COMPAT, body: { content_markdown: "hi" } });
+    const own = await get("/api/user", { token: member.token, env: COMPAT });
+    const types = Object.fromEntries(Object.keys(SPEC_USER).map((name) => [name, typeof own.body.data[name]]));
+    expect(types).toEqual(SPEC_USER);
+    expect(own.body.data.inbox_unread).toBe(1);
+    // What a member reads of someone else is what MDClub showed them.
+    const other = await get(`/api/users/${member.user_id}`, { token: sender.token, env: COMPAT });
+    expect(Object.keys(other.body.data).filter((name) => name.startsWith("inbox_"))).toEqual([]);
+  });
+
+  it("keeps MDClub's admin panel's report list to the five kinds it can show", async () => {
+    const [sender, member, admin] = [await createUser(), await createUser(), await createAdmin()];
+    const question = await createQuestion(sender.user_id);
+    const sent = await post(`/api/inbox/${member.user_id}`, { token: sender.token, body: { content_markdown: "hi" } });
+    await post(`/api/reports/message:${sent.body.data.message_id}`, { token: member.token, body: { reason: "spam!" } });
+    await post(`/api/reports/question:${question}`, { token: member.token, body: { reason: "spam!" } });
+    const list = await get("/api/reports", { token: admin.token, env: COMPAT, query: { include: "question" } });
+    expect(list.body.data.map((group: { reportable_type: string }) => group.reportable_type)).toEqual(["question"]);
+    expect(list.body.pagination.total).toBe(1);
+    const all = await get("/api/reports", { token: admin.token });
+    expect(all.body.pagination.total).toBe(2);
+  });
+
+  it("saves the admin panel's settings pages unchanged with the withdraw settings stored", async () => {
+    const admin = await adminWithSettings();
+    await patch("/api/options", { token: admin.token, body: { message_can_delete_before: 300 } });
+    const record = (await get("/api/options", { token: admin.token, env: COMPAT })).body.data;
+    const saved = await patch("/api/options", { token: admin.token, env: COMPAT, body: pick(record, CACHE_PAGE) });
+    expect(saved.body.data).toEqual(record);
+    expect(saved.body.data.message_can_delete_before).toBe(300);
   });
 });
 
