@@ -217,7 +217,16 @@ async function community(): Promise<Record<string, DumpTable>> {
         ["mystery_option", "x"],
       ],
     },
-    inbox: { rows: [[1, 2, 3, "hi", "<p>hi</p>", T, 0]] },
+    inbox: {
+      rows: [
+        // id, receiver, sender, markdown, rendered, create, read
+        [1, 2, 3, "hi", "<p>hi</p>", T, 0],
+        [2, 3, 2, "hello back", "", T + 1, T + 2],
+        [3, 2, 5, null, "<p>from <b>carol</b></p>", T + 3, 0],
+        [4, 2, 3, "again", "", T + 4, 0],
+        [5, 5, 5, "a note to myself", "", T, 0],
+      ],
+    },
     extra: { columns: ["id", "note"], rows: [[1, "a table MDClub does not have"]] },
   };
 }
@@ -340,6 +349,59 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect(image.body.data).toMatchObject({ filename: "图片.png", item_type: "question", item_id: 10, user_id: 2 });
 
     expectReport(report);
+  });
+
+  it("makes conversations of the inbox rows, with inbox_unread recounted from them", async () => {
+    await importCommunity(format);
+    const login = async (name: string, password: string) =>
+      (await post("/api/tokens", { body: { name, password } })).body.data.token as string;
+    const alice = await login("alice", "alice-password");
+    expect((await get("/api/user", { token: alice })).body.data.inbox_unread).toBe(3);
+
+    const inbox = await get("/api/inbox", { token: alice });
+    expect(inbox.body.data).toEqual([
+      {
+        conversation_id: 1,
+        user_id: 3,
+        unread_count: 2,
+        update_time: T + 4,
+        last_message: {
+          message_id: 4,
+          sender_id: 3,
+          receiver_id: 2,
+          content_markdown: "again",
+          content_rendered: "<p>again</p>",
+          create_time: T + 4,
+          read_time: 0,
+        },
+      },
+      expect.objectContaining({ conversation_id: 3, user_id: 5, unread_count: 1, update_time: T + 3 }),
+    ]);
+    const withBob = await get("/api/inbox/3", { token: alice });
+    expect(
+      withBob.body.data.map((m: { message_id: number; read_time: number }) => [m.message_id, m.read_time]),
+    ).toEqual([
+      [4, 0],
+      [2, T + 2],
+      [1, 0],
+    ]);
+    // Content is rendered again by this API's pipeline, as for answers.
+    const withCarol = await get("/api/inbox/5", { token: alice });
+    expect(withCarol.body.data[0]).toMatchObject({
+      content_markdown: "from **carol**",
+      content_rendered: "<p>from <strong>carol</strong></p>",
+    });
+    const carol = await login("carol", "carol-password");
+    expect((await get("/api/inbox", { token: carol })).body.data.map((c: { user_id: number }) => c.user_id)).toEqual([
+      2,
+    ]);
+
+    // New messages after the import: to an imported conversation, and a first one, whose id follows the imported.
+    expect((await post("/api/inbox/2", { token: carol, body: { content_markdown: "still there?" } })).status).toBe(200);
+    expect((await post("/api/inbox/1", { token: carol, body: { content_markdown: "hello admin" } })).status).toBe(200);
+    const after = await get("/api/inbox", { token: carol });
+    expect(after.body.data.map((c: { conversation_id: number }) => c.conversation_id)).toEqual([4, 3]);
+    expect((await get("/api/user", { token: alice })).body.data.inbox_unread).toBe(4);
   });
 
   it("logs a bcrypt user in with the plain password or the SDK's SHA-1, and upgrades the hash on the first", async () => {
@@ -466,10 +528,15 @@ function expectReport(report: ImportReport) {
     imported: 4,
     skipped: { [DUPLICATE]: 1 },
   });
-  expect(report.tables.mc_inbox?.skipped).toEqual({ [Object.keys(report.tables.mc_inbox!.skipped)[0]!]: 1 });
+  expect(report.tables.messages).toMatchObject({ read: 5, imported: 4, skipped: { "a message to oneself": 1 } });
   expect(report.unknownTables).toEqual({ mc_extra: 1 });
   const counters = Object.fromEntries(report.counters.map((c) => [c.counter, c.rows]));
-  expect(counters).toMatchObject({ "questions.answer_count": 1, "users.notification_unread": 4 });
+  // Every dumped user says 3 unread messages: alice has 3, the other three none.
+  expect(counters).toMatchObject({
+    "questions.answer_count": 1,
+    "users.notification_unread": 4,
+    "users.inbox_unread": 3,
+  });
   expect(counters["topics.question_count"]).toBe(1);
   expect(report.files.map((f) => f.key)).toEqual(
     expect.arrayContaining([

@@ -10,11 +10,10 @@ export type DumpValue = string | number | null;
 export type DumpTable = { columns?: string[]; rows: DumpValue[][] };
 export type DumpFormat = "mysqldump" | "phpmyadmin";
 
-/** MDClub's columns per table (without the prefix); option and inbox are not in the importer's map. */
+/** MDClub's columns per table (without the prefix); option is not in the importer's map. */
 export const MDCLUB_COLUMNS: Record<string, string[]> = {
   ...Object.fromEntries(Object.entries(TABLES).map(([name, map]) => [name, [...map.source]])),
   option: ["name", "value"],
-  inbox: ["inbox_id", "receiver_id", "sender_id", "content_markdown", "content_rendered", "create_time", "read_time"],
 };
 
 const TEXT_COLUMNS =

@@ -5,6 +5,7 @@
  */
 import type { Statement } from "../../lib/sql-text";
 import type { ImportTarget } from "./import-target";
+import { INBOX_TABLES } from "./inbox";
 import { TABLES } from "./tables";
 
 export class DatabaseNotEmpty extends Error {}
@@ -13,7 +14,7 @@ export class DatabaseNotEmpty extends Error {}
 const IMPORT_MARK = "_mdclub_import";
 
 /** The tables an import fills, emptied by a forced or resumed run. */
-export const FILLED = [...new Set(Object.values(TABLES).map((map) => map.target)), "options"];
+export const FILLED = [...new Set([...Object.values(TABLES).map((map) => map.target), ...INBOX_TABLES]), "options"];
 
 export const setMark = (state: "running" | "done"): Statement => ({
   sql: `INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,

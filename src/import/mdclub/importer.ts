@@ -12,6 +12,7 @@ import { rebuildSearchIndex } from "../../behaviours/search-rebuild";
 import { collectFiles } from "./files";
 import { FILLED, prepare, setMark } from "./import-mark";
 import type { ImportTarget } from "./import-target";
+import { conversationStatements } from "./inbox";
 import { InsertBatches } from "./insert-batches";
 import { mapOptions } from "./options";
 import { type DumpedTopicCounts, recountAll } from "./recount";
@@ -105,6 +106,7 @@ export async function importDump(
   await inserts.flushTables();
   await inserts.send();
 
+  await target.execute(conversationStatements());
   report.counters = await recountAll(target, dumpedTopicCounts);
   await countImported(target, report, FILLED);
   // The rows went in without their search documents: the index is written from them, as `npm run search:rebuild`

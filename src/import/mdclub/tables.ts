@@ -12,6 +12,7 @@ import { sha256Hex } from "../../lib/crypto";
 import { processContent } from "../../lib/markdown";
 import type { SqlValue } from "../../lib/sql-text";
 import { type OwnerFolder, ownerFolder } from "../../lib/storage";
+import { skipMessage } from "./inbox";
 import { phpUnserialize } from "./php-serialize";
 
 export type Row = Record<string, SqlValue>;
@@ -143,8 +144,7 @@ export const TABLES: Readonly<Record<string, TableMap>> = {
       last_login_location follower_count followee_count following_article_count following_question_count
       following_topic_count article_count question_count answer_count notification_unread inbox_unread headline bio
       blog company location create_time update_time disable_time`),
-    // Private messages do not come across (docs/migrating-from-mdclub.md), so nothing is unread.
-    notCopied: ["avatar", "cover", "inbox_unread"],
+    notCopied: ["avatar", "cover"],
     // MDClub's administrator is user 1 (its Auth::isManager); here administrators are a role.
     derive: async (row) => ({
       role: row.user_id === 1 ? "admin" : "user",
@@ -225,6 +225,15 @@ export const TABLES: Readonly<Record<string, TableMap>> = {
     source: words("key filename width height create_time item_type item_id user_id"),
     skip: (row) => (row.key ? null : "no key"),
   },
+  // Their conversations are made once every row is in (inbox.ts).
+  inbox: {
+    target: "messages",
+    source: words("inbox_id receiver_id sender_id content_markdown content_rendered create_time read_time"),
+    notCopied: ["inbox_id", ...contentColumns],
+    derive: (row) => ({ message_id: columnValue("int", row.inbox_id), conversation_id: 0, ...content(row) }),
+    skip: skipMessage,
+    note: contentNote,
+  },
   token: {
     target: "tokens",
     source: words("token user_id device create_time update_time expire_time"),
@@ -238,7 +247,6 @@ export const TABLES: Readonly<Record<string, TableMap>> = {
 /** MDClub tables that are read and deliberately not carried over, with the reason the summary gives. */
 export const NOT_CARRIED: Readonly<Record<string, string>> = {
   cache: "MDClub's cache: this API caches in KV",
-  inbox: "private messages: this API has none (docs/migrating-from-mdclub.md#what-is-not-carried-over)",
 };
 
 /** A row of the target table from MDClub's row: the copied columns converted to their type, then the derived ones. */
