@@ -82,7 +82,7 @@ describe("a conversation is the two members' alone", () => {
       expect((await post(`/api/inbox/${a.user_id}/read`, { token: viewer.token })).body.code).toBe(209007);
       expect((await del(`/api/inbox/${b.user_id}`, { token: viewer.token })).body.code).toBe(209007);
     }
-    expect((await del(`/api/inbox/messages/${message}`, { token: third.token })).body.code).toBe(209001);
+    expect((await del(`/api/messages/${message}`, { token: third.token })).body.code).toBe(209001);
     expect(await inboxUnread(b)).toBe(1);
     expect(await inboxUnread(a)).toBe(1);
     expect(await rowCount("messages")).toBe(2);
@@ -157,13 +157,13 @@ describe("log lines", () => {
     await post(`/api/inbox/${a.user_id}/read`, { token: b.token });
     await sent(a, b, SECRET);
     await get(`/api/inbox/${a.user_id}`, { token: b.token });
-    await del(`/api/inbox/messages/${message}`, { token: a.token });
+    await del(`/api/messages/${message}`, { token: a.token });
     const lines = [...logged.mock.calls, ...errors.mock.calls].map((args) => args.map(String).join(" "));
     expect(lines.length).toBeGreaterThan(4);
     expect(lines.filter((line) => line.includes("zebraquokka"))).toEqual([]);
     const routes = lines.filter((line) => line.startsWith('{"id"')).map((line) => JSON.parse(line).route);
     expect(routes).toEqual(
-      expect.arrayContaining(["/api/inbox/:user_id", "/api/inbox/:user_id/read", "/api/inbox/messages/:message_id"]),
+      expect.arrayContaining(["/api/inbox/:user_id", "/api/inbox/:user_id/read", "/api/messages/:message_id"]),
     );
     expect(lines.some((line) => line.startsWith("mail (no smtp_host set)"))).toBe(true);
   });
@@ -245,7 +245,7 @@ describe("POST /api/reports/message:{message_id}", () => {
     const { a, b, admin, message } = await conversation();
     await post(`/api/reports/message:${message}`, { token: b.token, body: { reason: "harassment" } });
     expect(await inboxUnread(b)).toBe(1);
-    const res = await del(`/api/inbox/messages/${message}`, { token: admin.token });
+    const res = await del(`/api/messages/${message}`, { token: admin.token });
     expect([res.status, res.body]).toEqual([200, { code: 0, data: null }]);
     expect(await inboxUnread(b)).toBe(0);
     expect((await get("/api/reports", { token: admin.token })).body.data).toEqual([]);

@@ -59,7 +59,7 @@ describe("inbox_unread under concurrency", () => {
       send(sender, receiver, "second"),
       i % 2 === 0
         ? del(`/api/inbox/${sender.user_id}`, { token: receiver.token })
-        : del(`/api/inbox/messages/${messages[i]?.message_id}`, { token: sender.token }),
+        : del(`/api/messages/${messages[i]?.message_id}`, { token: sender.token }),
     ]);
     expect((await Promise.all(writes)).map((res) => res.status)).toEqual(Array(20).fill(200));
     const exact = await unreadRows(receiver.user_id);

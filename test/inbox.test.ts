@@ -379,12 +379,12 @@ describe("DELETE /api/inbox/{user_id}", () => {
   });
 });
 
-describe("DELETE /api/inbox/messages/{message_id}", () => {
+describe("DELETE /api/messages/{message_id}", () => {
   it("lets the sender withdraw a message within the window: gone for both, the receiver's count follows", async () => {
     const [a, b] = [await createUser(), await createUser()];
     const message = await sent(a, b, "oops");
     await sent(a, b, "kept");
-    const res = await del(`/api/inbox/messages/${message.message_id}`, { token: a.token });
+    const res = await del(`/api/messages/${message.message_id}`, { token: a.token });
     expect([res.status, res.body]).toEqual([200, { code: 0, data: null }]);
     expect(await inboxUnread(b)).toBe(1);
     for (const [viewer, other] of [
@@ -394,17 +394,17 @@ describe("DELETE /api/inbox/messages/{message_id}", () => {
       const list = await get(`/api/inbox/${other.user_id}`, { token: viewer.token });
       expect(list.body.data.map((m: { content_markdown: string }) => m.content_markdown)).toEqual(["kept"]);
     }
-    expect((await del(`/api/inbox/messages/${message.message_id}`, { token: a.token })).body.code).toBe(209001);
+    expect((await del(`/api/messages/${message.message_id}`, { token: a.token })).body.code).toBe(209001);
   });
 
   it("refuses the receiver (209009), tells anyone else it does not exist (209001), and lets administrators delete", async () => {
     const [a, b, third, admin] = [await createUser(), await createUser(), await createUser(), await createAdmin()];
     const message = await sent(a, b, "hi");
-    const path = `/api/inbox/messages/${message.message_id}`;
+    const path = `/api/messages/${message.message_id}`;
     expect((await del(path, { token: b.token })).body.code).toBe(209009);
     const stranger = await del(path, { token: third.token });
     expect([stranger.status, stranger.body.code]).toEqual([404, 209001]);
-    expect((await del("/api/inbox/messages/999999", { token: third.token })).body).toEqual(stranger.body);
+    expect((await del("/api/messages/999999", { token: third.token })).body).toEqual(stranger.body);
     expect((await del(path)).body.code).toBe(201001);
     expect(await rowCount("messages")).toBe(1);
     await setOptions({ message_can_delete: false });
@@ -416,7 +416,7 @@ describe("DELETE /api/inbox/messages/{message_id}", () => {
   it("follows the settings: message_can_delete off is 209008, past message_can_delete_before is 209010", async () => {
     const [a, b] = [await createUser(), await createUser()];
     const message = await sent(a, b, "hi");
-    const path = `/api/inbox/messages/${message.message_id}`;
+    const path = `/api/messages/${message.message_id}`;
     await setOptions({ message_can_delete: false });
     expect((await del(path, { token: a.token })).body.code).toBe(209008);
     await setOptions({ message_can_delete: true, message_can_delete_before: 60 });
@@ -431,7 +431,7 @@ describe("DELETE /api/inbox/messages/{message_id}", () => {
     const [a, b] = [await createUser(), await createUser()];
     const message = await sent(a, b, "hi");
     await env.DB.prepare("UPDATE messages SET create_time = create_time - 121").run();
-    expect((await del(`/api/inbox/messages/${message.message_id}`, { token: a.token })).body.code).toBe(209010);
+    expect((await del(`/api/messages/${message.message_id}`, { token: a.token })).body.code).toBe(209010);
   });
 });
 

@@ -73,4 +73,19 @@ describe("a client generated from the document", () => {
     expect(requested.at(-1)).toBe(`${BASE}/api/reports/question:${question}`);
     expect(data?.data).toMatchObject({ reportable_type: "question", reportable_id: question, reason: "typed spam" });
   });
+
+  it("sends a private message and reads the inbox with typed records", async () => {
+    const [sender, receiver] = [await createUser(), await createUser()];
+    const sent = await api.POST("/api/inbox/{user_id}", {
+      headers: { token: sender.token },
+      params: { path: { user_id: receiver.user_id }, query: { include: "sender" } },
+      body: { content_markdown: "typed *hello*" },
+    });
+    expect(sent.error).toBeUndefined();
+    expect(sent.data?.data.relationships?.sender?.user_id).toBe(sender.user_id);
+    const inbox = await api.GET("/api/inbox", { headers: { token: receiver.token } });
+    const [conversation] = inbox.data?.data ?? [];
+    expect(conversation).toMatchObject({ user_id: sender.user_id, unread_count: 1 });
+    expect(conversation?.last_message?.content_rendered).toBe("<p>typed <em>hello</em></p>");
+  });
 });

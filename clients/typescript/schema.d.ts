@@ -185,8 +185,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit the caller's profile
-         * @description Only the fields sent change; text is stored as sent (no trimming, empty allowed).
+         * Edit the caller's profile and inbox preferences
+         * @description Only the fields sent change; text is stored as sent (no trimming, empty allowed). `inbox_accept` and `inbox_email` are the caller's private-message preferences; they do not move update_time.
          */
         patch: operations["updateMe"];
         trace?: never;
@@ -1557,8 +1557,8 @@ export interface paths {
         get: operations["listReports"];
         put?: never;
         /**
-         * Report a question, answer, article, comment or user
-         * @description Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, 204001 or 201003), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). Reporting oneself or one's own content is allowed.
+         * Report a question, answer, article, comment, user or private message
+         * @description Checks, in order: the type (207002), the target, which must exist and not be trashed (202001, 203001, 206001, 204001 or 201003; a message only its sender or receiver may report, 209001 for anyone else), the reason (200001), and that the caller has not reported it yet (207003, HTTP 409). Reporting oneself or one's own content is allowed.
          */
         post: operations["createReport"];
         /**
@@ -1580,7 +1580,7 @@ export interface paths {
         };
         /**
          * List reported targets (administrators)
-         * @description One row per reported target with its reporter_count, the target reported most recently first. `pagination.total` counts distinct targets. Each include names a type: rows of that type get its summary under that key (null when the target is missing or trashed).
+         * @description One row per reported target with its reporter_count, the target reported most recently first. `pagination.total` counts distinct targets. Each include names a type: rows of that type get its summary under that key (null when the target is missing or trashed). Under MDCLUB_COMPAT, messages are listed only when `reportable_type=message` asks for them.
          */
         get: operations["listReportedItems"];
         put?: never;
@@ -1781,6 +1781,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's conversations
+         * @description The latest activity first: the other member (`include=user` for their summary), the caller's unread count in each, the latest message still in the caller's inbox, and its time. Removed conversations are left out.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages between the caller and a member
+         * @description Newest first; what the caller removed is left out. An empty page before the first message; 201003 when the member does not exist. Reading marks nothing read: `POST /inbox/{user_id}/read` does.
+         */
+        get: operations["listMessages"];
+        put?: never;
+        /**
+         * Send a private message
+         * @description Checked in this order: oneself (209002), the member exists (201003), their account is enabled (209004), the caller does not block them (209005), they accept messages from the caller (209003: their setting, or a block; administrators always may), at most 10 new conversations an hour (209006, HTTP 429), then the body as an answer's (200001). Moves the receiver's `inbox_unread`; mails them when they asked for it and have not read the conversation since the last mail.
+         */
+        post: operations["sendMessage"];
+        /**
+         * Remove a conversation from the caller's inbox
+         * @description Its messages so far leave the caller's inbox and unread count; the other member keeps theirs. A new message brings it back with what follows. 201003 when the member does not exist, 209007 without a conversation.
+         */
+        delete: operations["removeConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbox/{user_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read
+         * @description Marks read every message to the caller in it and answers the Conversation. 201003 when the member does not exist, 209007 when the caller has no conversation with them.
+         */
+        post: operations["readConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a message (its sender) or delete it (administrators)
+         * @description The sender withdraws it while the settings allow (`message_can_delete`: 209008; `message_can_delete_before` seconds: 209010); the receiver may not (209009); anyone else is told it does not exist (209001). Administrators delete any message. Its reports go with it.
+         */
+        delete: operations["deleteMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members the caller blocks
+         * @description The latest block first; disabled members stay listed. Only the caller sees their blocks.
+         */
+        get: operations["listMyBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/blocks/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Block a member
+         * @description Their messages are refused as by a member who accepts none (administrators' are not), and their comments, answers and replies stop notifying the caller; they are not told. Blocking again changes nothing; oneself is 209011. Answers the member's record; 201003 when they do not exist.
+         */
+        put: operations["blockUser"];
+        post?: never;
+        /**
+         * Unblock a member
+         * @description Unblocking a member one does not block changes nothing. Answers the member's record; 201003 when they do not exist.
+         */
+        delete: operations["unblockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1823,6 +1955,13 @@ export interface components {
         ReportBody: {
             reason: string;
         };
+        /** @description As an answer's: only one of the two needs to be sent; when both are, content_markdown is used. */
+        MessageContent: {
+            /** @description Markdown; when both are sent this one is used, unless blank */
+            content_markdown?: string;
+            /** @description HTML, sanitised and converted to Markdown when content_markdown is blank */
+            content_rendered?: string;
+        };
         /** @description The site settings record; administrators see every field, others the 32 public ones. */
         Options: {
             answer_can_edit?: boolean;
@@ -1849,6 +1988,8 @@ export interface components {
             question_can_delete_before?: number;
             question_can_delete_only_no_comment?: boolean;
             question_can_delete_only_no_answer?: boolean;
+            message_can_delete?: boolean;
+            message_can_delete_before?: number;
             site_name?: string;
             site_description?: string;
             site_keywords?: string;
@@ -2003,7 +2144,7 @@ export interface components {
             answer_count: number;
             /** @description restricted: present for the user themself and for administrators */
             notification_unread?: number;
-            /** @description restricted: present for the user themself and for administrators */
+            /** @description restricted: present for the user themself only; unread private messages still in the user's inbox */
             inbox_unread?: number;
             headline: string;
             bio: string;
@@ -2015,6 +2156,13 @@ export interface components {
             update_time?: number;
             /** @description restricted: present for the user themself and for administrators */
             disable_time?: number;
+            /**
+             * @description restricted: present for the user themself only; who may write to the user: everyone, the users they follow, or nobody (administrators always may)
+             * @enum {string}
+             */
+            inbox_accept?: "everyone" | "following" | "nobody";
+            /** @description restricted: present for the user themself only; whether a new message in an unread conversation is mailed to the user */
+            inbox_email?: boolean;
             /** @description present when `include` asks for any */
             relationships?: {
                 /** @description the user is the caller */
@@ -2045,13 +2193,20 @@ export interface components {
             /** @description an SVG image as a data URI */
             captcha_image: string;
         };
-        /** @description Only the fields sent change; other fields are ignored. */
-        UserProfile: {
+        /** @description Only the fields sent change; other fields are ignored. The two inbox preferences do not move update_time. */
+        MyProfile: {
             headline?: string;
             bio?: string;
             blog?: string;
             company?: string;
             location?: string;
+            /**
+             * @description who may write to you: everyone, the users you follow, or nobody
+             * @enum {string}
+             */
+            inbox_accept?: "everyone" | "following" | "nobody";
+            /** @description mail me when a message arrives in a conversation I have not read */
+            inbox_email?: boolean;
         };
         Pagination: {
             page: number;
@@ -2060,6 +2215,14 @@ export interface components {
             next: number | null;
             total: number;
             pages: number;
+        };
+        /** @description Only the fields sent change; other fields are ignored. */
+        UserProfile: {
+            headline?: string;
+            bio?: string;
+            blog?: string;
+            company?: string;
+            location?: string;
         };
         FollowerCount: {
             follower_count: number;
@@ -2260,7 +2423,7 @@ export interface components {
             /** @description id of the reported target */
             reportable_id: number;
             /** @enum {string} */
-            reportable_type: "question" | "answer" | "article" | "comment" | "user";
+            reportable_type: "question" | "answer" | "article" | "comment" | "user" | "message";
             /** @description the reporter */
             user_id: number;
             /** @description as the reporter wrote it, not HTML-escaped */
@@ -2307,12 +2470,21 @@ export interface components {
                     headline: string;
                     avatar: components["schemas"]["ImageUrls"];
                 } | null;
+                /** @description when asked and the target is a private message: shown to administrators because it was reported */
+                message?: {
+                    message_id: number;
+                    sender_id: number;
+                    receiver_id: number;
+                    content_markdown: string;
+                    content_rendered: string;
+                    create_time: number;
+                } | null;
             };
         };
         ReportGroup: {
             reportable_id: number;
             /** @enum {string} */
-            reportable_type: "question" | "answer" | "article" | "comment" | "user";
+            reportable_type: "question" | "answer" | "article" | "comment" | "user" | "message";
             /** @description how many users reported the target */
             reporter_count: number;
             /** @description present when `include` asks for any; only the key of the row's own type appears */
@@ -2354,6 +2526,15 @@ export interface components {
                     username: string;
                     headline: string;
                     avatar: components["schemas"]["ImageUrls"];
+                } | null;
+                /** @description when asked and the target is a private message: shown to administrators because it was reported */
+                message?: {
+                    message_id: number;
+                    sender_id: number;
+                    receiver_id: number;
+                    content_markdown: string;
+                    content_rendered: string;
+                    create_time: number;
                 } | null;
             };
         };
@@ -2562,6 +2743,53 @@ export interface components {
             subject: string;
             /** @description the HTML body */
             content: string;
+        };
+        Conversation: {
+            conversation_id: number;
+            /** @description the other member */
+            user_id: number;
+            /** @description the messages to the caller in it that are unread */
+            unread_count: number;
+            /** @description the time of its latest message */
+            update_time: number;
+            /** @description the latest message still in the caller's inbox; null once it was withdrawn */
+            last_message: {
+                message_id: number;
+                sender_id: number;
+                receiver_id: number;
+                content_markdown: string;
+                /** @description rendered and sanitised as an answer's */
+                content_rendered: string;
+                create_time: number;
+                /** @description 0 until the receiver marks the conversation read */
+                read_time: number;
+            } | null;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                /** @description the other member's summary */
+                user?: {
+                    user_id: number;
+                    username: string;
+                    headline: string;
+                    avatar: components["schemas"]["ImageUrls"];
+                } | null;
+            };
+        };
+        Message: {
+            message_id: number;
+            sender_id: number;
+            receiver_id: number;
+            content_markdown: string;
+            /** @description rendered and sanitised as an answer's */
+            content_rendered: string;
+            create_time: number;
+            /** @description 0 until the receiver marks the conversation read */
+            read_time: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                sender?: components["schemas"]["UserSummary"];
+                receiver?: components["schemas"]["UserSummary"];
+            };
         };
     };
     responses: never;
@@ -3144,7 +3372,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UserProfile"];
+                "application/json": components["schemas"]["MyProfile"];
             };
         };
         responses: {
@@ -8113,13 +8341,13 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: reporter, question, answer, article, comment, user; unknown names are ignored */
+                /** @description comma-separated: reporter, question, answer, article, comment, user, message; unknown names are ignored */
                 include?: string;
             };
             header?: never;
             path: {
-                /** @description question, answer, article, comment or user (else 207002) */
-                reportable_type: "question" | "answer" | "article" | "comment" | "user";
+                /** @description question, answer, article, comment, user or message (else 207002) */
+                reportable_type: "question" | "answer" | "article" | "comment" | "user" | "message";
                 /** @description a positive integer (else 200001 on `target`, the whole segment) */
                 reportable_id: number;
             };
@@ -8164,13 +8392,13 @@ export interface operations {
     createReport: {
         parameters: {
             query?: {
-                /** @description comma-separated: reporter, question, answer, article, comment, user; unknown names are ignored */
+                /** @description comma-separated: reporter, question, answer, article, comment, user, message; unknown names are ignored */
                 include?: string;
             };
             header?: never;
             path: {
-                /** @description question, answer, article, comment or user (else 207002) */
-                reportable_type: "question" | "answer" | "article" | "comment" | "user";
+                /** @description question, answer, article, comment, user or message (else 207002) */
+                reportable_type: "question" | "answer" | "article" | "comment" | "user" | "message";
                 /** @description a positive integer (else 200001 on `target`, the whole segment) */
                 reportable_id: number;
             };
@@ -8220,8 +8448,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description question, answer, article, comment or user (else 207002) */
-                reportable_type: "question" | "answer" | "article" | "comment" | "user";
+                /** @description question, answer, article, comment, user or message (else 207002) */
+                reportable_type: "question" | "answer" | "article" | "comment" | "user" | "message";
                 /** @description a positive integer; several targets are a comma list of at most 100 `type:id` in the segment (`question:1,answer:2`, more: 200001), so reportable_id is then `1,answer:2` */
                 reportable_id: string;
             };
@@ -8270,10 +8498,10 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: question, answer, article, comment, user; unknown names are ignored */
+                /** @description comma-separated: question, answer, article, comment, user, message; unknown names are ignored */
                 include?: string;
                 /** @description only targets of this type */
-                reportable_type?: "question" | "answer" | "article" | "comment" | "user";
+                reportable_type?: "question" | "answer" | "article" | "comment" | "user" | "message";
             };
             header?: never;
             path?: never;
@@ -8928,6 +9156,440 @@ export interface operations {
                         /** @enum {number} */
                         code: 0;
                         data: components["schemas"]["MassEmailSent"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Conversation"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMessages: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: sender, receiver; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Message"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: sender, receiver; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageContent"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Message"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readConversation: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Conversation"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyBlocks: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: is_followed, is_following, is_me; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["User"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    blockUser: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: is_followed, is_following, is_me; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unblockUser: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: is_followed, is_following, is_me; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["User"];
                     };
                 };
             };

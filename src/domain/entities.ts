@@ -177,7 +177,7 @@ export const entities = model({
     author: messages.sender_id,
     notFound: "MESSAGE_NOT_FOUND",
     param: "message_id",
-    resource: "inbox",
+    resource: "messages",
     summary: ["message_id", "sender_id", "receiver_id", "content_markdown", "content_rendered", "create_time"],
     reportable: true,
     parties: [messages.sender_id, messages.receiver_id],

@@ -158,7 +158,7 @@ router.openapi(
 router.openapi(
   createRoute({
     method: "delete",
-    path: "/inbox/messages/{message_id}",
+    path: "/messages/{message_id}",
     operationId: "deleteMessage",
     tags,
     summary: "Withdraw a message (its sender) or delete it (administrators)",

@@ -119,7 +119,7 @@ export async function removeFromInbox(db: Db, caller: Caller, otherId: number): 
 }
 
 /**
- * DELETE /inbox/messages/{message_id}: the sender withdraws their message under the site's rule
+ * DELETE /messages/{message_id}: the sender withdraws their message under the site's rule
  * (`message_can_delete`, `message_can_delete_before`); administrators delete any. A message the caller is no party
  * to does not exist for them (209001), as for the receiver, who may not withdraw it (209009).
  */
