@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { now } from "../src/lib/time";
-import { del, get, patch, post, put } from "./helpers/api";
+import { call, del, get, patch, post, put } from "./helpers/api";
 import { createQuestion } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 import { inboxUnread, rowCount, send, sent, unreadRows } from "./helpers/inbox";
@@ -474,5 +474,64 @@ describe("the caller's inbox preferences", () => {
     expect(res.status).toBe(200);
     const own = await get("/api/user", { token: user.token });
     expect(own.body.data).toMatchObject({ inbox_accept: "everyone", inbox_email: false });
+  });
+});
+
+describe("every inbox route, by role", () => {
+  it("refuses every route to anonymous callers and to disabled members' tokens with 201001", async () => {
+    const [member, other] = [await createUser(), await createUser()];
+    const message = await sent(member, other, "hi");
+    await disable(member);
+    const routes: [string, string][] = [
+      ["GET", "/api/inbox"],
+      ["GET", `/api/inbox/${other.user_id}`],
+      ["POST", `/api/inbox/${other.user_id}`],
+      ["POST", `/api/inbox/${other.user_id}/read`],
+      ["DELETE", `/api/inbox/${other.user_id}`],
+      ["DELETE", `/api/messages/${message.message_id}`],
+      ["GET", "/api/user/blocks"],
+      ["PUT", `/api/user/blocks/${other.user_id}`],
+      ["DELETE", `/api/user/blocks/${other.user_id}`],
+    ];
+    for (const [method, path] of routes) {
+      for (const token of [undefined, member.token]) {
+        const body = method === "POST" ? { content_markdown: "x" } : undefined;
+        const res = await call(method, path, { token, body });
+        expect([res.status, res.body.code], `${method} ${path}`).toEqual([401, 201001]);
+      }
+    }
+    expect(await rowCount("messages")).toBe(1);
+  });
+
+  it("lets a blocked member keep and read their conversation, mark it read and withdraw, but not write", async () => {
+    const [blocker, blocked] = [await createUser(), await createUser()];
+    const mine = await sent(blocked, blocker, "before the block");
+    await sent(blocker, blocked, "a reply");
+    await put(`/api/user/blocks/${blocked.user_id}`, { token: blocker.token });
+    const inbox = await get("/api/inbox", { token: blocked.token });
+    expect(inbox.body.data).toEqual([expect.objectContaining({ user_id: blocker.user_id, unread_count: 1 })]);
+    expect((await get(`/api/inbox/${blocker.user_id}`, { token: blocked.token })).body.data).toHaveLength(2);
+    expect((await post(`/api/inbox/${blocker.user_id}/read`, { token: blocked.token })).status).toBe(200);
+    expect((await del(`/api/messages/${mine.message_id}`, { token: blocked.token })).status).toBe(200);
+    expect((await send(blocked, blocker, "after")).body.code).toBe(209003);
+    // Their own record says nothing of it.
+    const own = await get("/api/user", { token: blocked.token, query: { include: "is_me" } });
+    expect(JSON.stringify(own.body)).not.toMatch(/block/);
+    // The blocker still reads the conversation and may write to them once they unblock.
+    expect((await get(`/api/inbox/${blocked.user_id}`, { token: blocker.token })).body.data).toHaveLength(1);
+    expect((await send(blocker, blocked, "hello")).body.code).toBe(209005);
+  });
+
+  it("lets an administrator use their own inbox as any member does", async () => {
+    const [admin, member] = [await createAdmin(), await createUser()];
+    await sent(member, admin, "to the staff");
+    expect(await inboxUnread(admin)).toBe(1);
+    const inbox = await get("/api/inbox", { token: admin.token });
+    expect(inbox.body.data[0]).toMatchObject({ user_id: member.user_id, unread_count: 1 });
+    expect((await post(`/api/inbox/${member.user_id}/read`, { token: admin.token })).status).toBe(200);
+    expect(await inboxUnread(admin)).toBe(0);
+    expect((await put(`/api/user/blocks/${member.user_id}`, { token: admin.token })).status).toBe(200);
+    // An administrator's block stops the member's messages as anyone's does.
+    expect((await send(member, admin, "again")).body.code).toBe(209003);
   });
 });
