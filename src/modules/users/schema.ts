@@ -1,4 +1,5 @@
 /** Zod schemas of the users routes: the User record (spec "User (full record)"), queries and bodies. */
+import { users } from "../../db/schema";
 import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import { parseInclude } from "../../lib/include";
 import type { OrderRule } from "../../lib/order";
@@ -10,8 +11,8 @@ const restricted = <T extends z.ZodType>(schema: T) =>
 const ownOnly = <T extends z.ZodType>(schema: T, meaning: string) =>
   schema.optional().openapi({ description: `restricted: present for the user themself only; ${meaning}` });
 
-/** Who may write to the user (docs/messages.md#who-may-write-to-whom). */
-export const INBOX_ACCEPT = ["everyone", "following", "nobody"] as const;
+/** Who may write to the user (docs/messages.md#who-may-write-to-whom): the schema's enum. */
+const INBOX_ACCEPT = users.inbox_accept.enumValues;
 
 export const USER_INCLUDES = ["is_followed", "is_following", "is_me"] as const;
 export type UserInclude = (typeof USER_INCLUDES)[number];
