@@ -25,8 +25,9 @@ function userRelation(view: View, column: SQLiteColumn, key: string): RowRelatio
   return new RowRelation(user.column, (value) => ({ [key]: user.read(value).user }));
 }
 
-const withRelationships = <T>(record: T, relationships: Record<string, unknown> | undefined): T =>
-  relationships ? { ...record, relationships } : record;
+/** The record with its relationships, when `include` asked for any (the rows are the batch's own objects). */
+const withRelationships = <T extends object>(record: T, relationships: Record<string, unknown> | undefined): T =>
+  relationships ? Object.assign(record, { relationships }) : record;
 
 export const messageRecords: Records<MessageRow, Message, MessageInclude> = {
   includes: MESSAGE_INCLUDES,
@@ -36,7 +37,7 @@ export const messageRecords: Records<MessageRow, Message, MessageInclude> = {
       include.has("sender") && userRelation(view, messages.sender_id, "sender"),
       include.has("receiver") && userRelation(view, messages.receiver_id, "receiver"),
     ]),
-  present: () => (row, relationships) => withRelationships({ ...row }, relationships) as Message,
+  present: () => (row, relationships) => withRelationships(row, relationships) as Message,
 };
 
 type LastMessage = [number, number, number, string, string, number, number];
