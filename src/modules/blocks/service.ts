@@ -5,7 +5,7 @@
  * the record it answers.
  */
 import { type Page, type PageQuery, pageOf, recordsByIds } from "../../behaviours/content/page";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
@@ -19,7 +19,7 @@ import { blockedBy, deleteBlock, insertBlock } from "./repo";
 export function listBlocks(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   query: PageQuery,
   include: Set<UserInclude>,
 ): Promise<Page<User>> {
@@ -34,12 +34,12 @@ async function thenUser(db: Db, view: View, write: BatchStatement, id: number, i
 }
 
 /** PUT /user/blocks/{user_id}: blocks a member, disabled or not, once; oneself is refused (209011). */
-export function block(db: Db, view: View, caller: Caller, id: number, include: Set<UserInclude>): Promise<User> {
+export function block(db: Db, view: View, caller: CallerId, id: number, include: Set<UserInclude>): Promise<User> {
   if (id === caller.user_id) throw new ApiError("CANNOT_BLOCK_YOURSELF");
   return thenUser(db, view, insertBlock(db, caller.user_id, id, now()), id, include);
 }
 
 /** DELETE /user/blocks/{user_id}: unblocking a member one does not block changes nothing. */
-export function unblock(db: Db, view: View, caller: Caller, id: number, include: Set<UserInclude>): Promise<User> {
+export function unblock(db: Db, view: View, caller: CallerId, id: number, include: Set<UserInclude>): Promise<User> {
   return thenUser(db, view, deleteBlock(db, caller.user_id, id), id, include);
 }

@@ -121,8 +121,9 @@ export const selectMember = (db: Db, userId: number, otherId: number) =>
 
 /**
  * Everything a send checks, in one statement on the receiver's row (none when they do not exist): who they are, the
- * blocks either way, whether they follow the sender, the conversation between them, and how many conversations the
- * sender started since `since` and the first of those (docs/messages.md#who-may-write-to-whom).
+ * sender's name (for the mail), the blocks either way, whether they follow the sender, the conversation between them,
+ * and how many conversations the sender started since `since` and the first of those
+ * (docs/messages.md#who-may-write-to-whom).
  */
 export function sendChecks(db: Db, senderId: number, receiverId: number, since: number) {
   const followsSender = db
@@ -151,6 +152,9 @@ export function sendChecks(db: Db, senderId: number, receiverId: number, since: 
       follows_sender: sql<number>`${exists(followsSender)}`.as("follows_sender"),
       conversation_id: sql<number | null>`${memberColumn(db, "conversation_id", senderId, receiverId)}`.as(
         "conversation_id",
+      ),
+      sender_name: sql<string>`(SELECT su.username FROM ${users} AS su WHERE su.user_id = ${senderId})`.as(
+        "sender_name",
       ),
       started: sql<number>`${started}`.as("started"),
       first_started: sql<number | null>`${firstStarted}`.as("first_started"),

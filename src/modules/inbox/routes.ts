@@ -9,7 +9,7 @@ import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { laterCheckedBody, readBody } from "../../http/late-body";
 import { pageOf } from "../../http/list-routes";
-import { loginRequired, requireUser } from "../../http/middleware/context";
+import { loginRequired, mailSettings, requireUser } from "../../http/middleware/context";
 import { authSecurity, nullResponse, okResponse, pageResponse, pathId } from "../../http/openapi";
 import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
@@ -77,10 +77,11 @@ router.openapi(
   },
 );
 
-/** Mail goes out after the answer, from the API's own host (lib/mail.ts). */
+/** Mail goes out after the answer, from the API's own host, with the settings the first round trip loaded. */
 const backgroundOf = (c: Context<AppEnv>) => ({
   waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
   host: new URL(c.req.url).hostname,
+  mailOptions: () => mailSettings(c),
 });
 
 // Body checked late: the receiver and who may write come before a field error (http/late-body.ts).

@@ -6,14 +6,14 @@
 import { createdContent } from "../../behaviours/content/body";
 import { recordsByIds } from "../../behaviours/content/page";
 import { newestOf } from "../../behaviours/content/repo";
-import { type Caller, isAdmin } from "../../core/caller";
+import { type CallerId, isAdmin } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
 import { entities } from "../../domain/entities";
 import { HOUR, sendRefusal } from "../../domain/inbox-rules";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
-import { newMessageMail, sendMail } from "../../lib/mail";
+import { type MailOptions, mailConfigured, mailFailure, newMessageMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
 import { messageRecords } from "./records";
 import {
@@ -28,17 +28,24 @@ import {
 } from "./repo";
 import { type Message, MessageBody, type MessageInclude } from "./schema";
 
-/** Work after the answer (`waitUntil`), and the host mail is sent from. */
+/** Work after the answer (`waitUntil`), the host mail is sent from, and the mail settings once they are loaded. */
 export interface Background {
   waitUntil(work: Promise<unknown>): void;
   host: string;
+  mailOptions(): MailOptions;
+}
+
+/** A member as a send names them. */
+export interface Party {
+  user_id: number;
+  username: string;
 }
 
 /** What a send committed: the record answered, who sent it and who received it. */
 export interface SentMessage {
   message: Message;
-  sender: Caller;
-  receiver: { user_id: number; username: string };
+  sender: Party;
+  receiver: Party;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface SentMessage {
 export async function sendMessage(
   db: Db,
   view: View,
-  sender: Caller,
+  sender: CallerId,
   receiverId: number,
   raw: unknown,
   include: Set<MessageInclude>,
@@ -66,6 +73,9 @@ export async function sendMessage(
   }
   if (refusal) throw new ApiError(refusal);
   const content = createdContent(parseBody(MessageBody, raw));
+  // A mail is claimed only when it can go out: claimed in vain, it would hold back the next one.
+  const mailOptions = background.mailOptions();
+  const mails = Boolean(receiver.inbox_email) && mailConfigured(mailOptions);
 
   const conversation = receiver.conversation_id ?? startedConversation(db, sender.user_id);
   const written = await batch(db, {
@@ -73,7 +83,7 @@ export async function sendMessage(
     members: touchMembers(db, sender.user_id, receiverId, conversation, time),
     inserted: insertMessage(db, sender.user_id, receiverId, content, time),
     unread: recountInbox(db, receiverId),
-    mail: receiver.inbox_email ? claimMail(db, receiverId, sender.user_id, time) : null,
+    mail: mails ? claimMail(db, receiverId, sender.user_id, time) : null,
     records: recordsByIds(
       db,
       view,
@@ -85,15 +95,16 @@ export async function sendMessage(
   });
   const [message] = written.records;
   if (!message) throw new Error("a message insert wrote no row");
+  const from = { user_id: sender.user_id, username: receiver.sender_name };
   if (written.mail?.length) {
-    const { site_name: site } = view.options;
-    const mail = { to: receiver.email, ...newMessageMail(site, receiver.username, sender.username) };
-    // After the answer, and never failing it; the log names the users, never the text (docs/messages.md#mail).
+    const mail = { to: receiver.email, ...newMessageMail(mailOptions.site_name, receiver.username, from.username) };
+    // After the answer, and never failing it; the log names the user, never an address or the text
+    // (docs/messages.md#mail).
     background.waitUntil(
-      sendMail(view.options, background.host, mail).catch((error) =>
-        console.error(`new-message mail to user ${receiverId} failed:`, error),
+      sendMail(mailOptions, background.host, mail).catch((error) =>
+        console.error(`new-message mail to user ${receiverId} failed:`, mailFailure(error)),
       ),
     );
   }
-  return { message, sender, receiver: { user_id: receiver.user_id, username: receiver.username } };
+  return { message, sender: from, receiver: { user_id: receiver.user_id, username: receiver.username } };
 }

@@ -7,7 +7,7 @@
  */
 import { itemsByIds, type Page, type PageQuery, pageOf } from "../../behaviours/content/page";
 import { userExists } from "../../behaviours/content/repo";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, commit, type Db } from "../../db/client";
 import { assertAuthorMay } from "../../domain/permissions";
@@ -33,7 +33,7 @@ import type { Conversation, ConversationInclude, Message, MessageInclude } from 
 export function listConversations(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   query: PageQuery,
   include: Set<ConversationInclude>,
 ): Promise<Page<Conversation>> {
@@ -47,7 +47,7 @@ export function listConversations(
 export function listMessages(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   otherId: number,
   query: PageQuery,
   include: Set<MessageInclude>,
@@ -57,7 +57,7 @@ export function listMessages(
 }
 
 /** The caller's Conversation record with `otherId`, read with the checks that name the refusals. */
-function conversationRead(db: Db, view: View, caller: Caller, otherId: number, include: Set<ConversationInclude>) {
+function conversationRead(db: Db, view: View, caller: CallerId, otherId: number, include: Set<ConversationInclude>) {
   const { source, ids } = conversationOf(db, caller.user_id, otherId);
   return {
     user: selectUserId(db, otherId),
@@ -84,7 +84,7 @@ function assertFound(found: { user: unknown[]; member: unknown[] }): void {
 export async function readConversation(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   otherId: number,
   include: Set<ConversationInclude>,
 ): Promise<Conversation> {
@@ -109,7 +109,7 @@ export async function readConversation(
  * DELETE /inbox/{user_id}: the conversation leaves the caller's inbox with its messages so far, its unread ones stop
  * counting; the other member keeps theirs, and a new message brings it back with only what follows.
  */
-export async function removeFromInbox(db: Db, caller: Caller, otherId: number): Promise<void> {
+export async function removeFromInbox(db: Db, caller: CallerId, otherId: number): Promise<void> {
   const found = await batch(db, {
     writes: [removeConversation(db, caller.user_id, otherId, now()), recountInbox(db, caller.user_id)],
     user: selectUserId(db, otherId),
@@ -123,7 +123,7 @@ export async function removeFromInbox(db: Db, caller: Caller, otherId: number): 
  * (`message_can_delete`, `message_can_delete_before`); administrators delete any. A message the caller is no party
  * to does not exist for them (209001), as for the receiver, who may not withdraw it (209009).
  */
-export async function withdrawMessage(db: Db, view: View, caller: Caller, id: number): Promise<void> {
+export async function withdrawMessage(db: Db, view: View, caller: CallerId, id: number): Promise<void> {
   const [message] = await batch(db, selectMessage(db, id));
   const party = message && (message.user_id === caller.user_id || message.receiver_id === caller.user_id);
   if (!message || (!party && !view.isAdmin)) throw new ApiError("MESSAGE_NOT_FOUND");
