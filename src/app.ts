@@ -63,6 +63,7 @@ export const documentConfig = (origin: string): Parameters<OpenAPIHono["getOpenA
   info: {
     title: TITLE,
     version: "1.0.0",
+    license: { name: "MIT", url: "https://opensource.org/license/mit" },
     description: "Responses are `{code, data}` or `{code, data, pagination}`; errors `{code, message, errors?}`.",
   },
   servers: [{ url: origin }],
