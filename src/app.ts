@@ -9,6 +9,7 @@ import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import { errorsAsOk } from "./core/env";
 import { ApiError } from "./core/errors";
+import { version } from "./core/version";
 import { apiReference } from "./http/api-reference";
 import type { AppEnv } from "./http/app-env";
 import { staleClaimIn } from "./http/attempt";
@@ -62,7 +63,7 @@ export const documentConfig = (origin: string): Parameters<OpenAPIHono["getOpenA
   openapi: "3.0.3",
   info: {
     title: TITLE,
-    version: "1.0.0",
+    version,
     license: { name: "MIT", url: "https://opensource.org/license/mit" },
     description: "Responses are `{code, data}` or `{code, data, pagination}`; errors `{code, message, errors?}`.",
   },

@@ -12,7 +12,7 @@ describe("GET /api/docs", () => {
     const res = await get("/api/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(res.body).toContain("<title>MDClub-compatible community API</title>");
+    expect(res.body).toMatch(/<title>MDClub-compatible community API \d+\.\d+\.\d+<\/title>/);
     expect(res.body).toContain("/api/openapi.json");
   });
 

@@ -5,12 +5,14 @@
  * MCP, telemetry, the developer toolbar) are off.
  */
 import { Scalar } from "@scalar/hono-api-reference";
+import { version } from "../core/version";
 
 export const apiReference = (title: string) =>
   Scalar({
     url: "/api/openapi.json",
     cdn: "/scalar/standalone.js",
-    pageTitle: title,
+    // The release in the browser tab too, so a reader knows which version of the API the page describes.
+    pageTitle: `${title} ${version}`,
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },

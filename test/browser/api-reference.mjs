@@ -59,7 +59,8 @@ try {
 
   await page.goto(`${origin}/api/docs`);
   await page.getByRole("heading", { name: TITLE }).first().waitFor();
-  check((await page.title()) === TITLE, `title: ${await page.title()}`);
+  // The tab names the release too (src/http/api-reference.ts): the document's version, package.json's.
+  check((await page.title()) === `${TITLE} ${document.info.version}`, `title: ${await page.title()}`);
   for (const group of groups) await page.locator(`a[href="#tag/${group}"]`).first().waitFor();
   await page.screenshot({ path: process.env.SCREENSHOT ?? "dist/api-reference.png" });
 

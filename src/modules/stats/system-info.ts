@@ -3,7 +3,7 @@
  * a PHP server; each answers what stands in its place on Workers, as a string
  * (docs/stats-captcha-mail.md#system-information, docs/decisions.md#system-information-describes-the-platform).
  */
-import { dependencies, version } from "../../../package.json";
+import { honoVersion, version } from "../../core/version";
 import { formatBytes } from "../../lib/bytes";
 import { USER_IMAGE_UPLOAD_LIMIT } from "../avatars/service";
 import { IMAGE_UPLOAD_LIMIT } from "../images/routes";
@@ -19,7 +19,7 @@ export function systemInfo(databaseBytes: number | undefined): SystemInfo {
     mdclub_version: `mdclub-edge ${version}`,
     os_version: "Cloudflare Workers (workerd; no operating system is exposed)",
     php_version: "none (TypeScript on V8)",
-    webserver_version: `Cloudflare Workers, Hono ${dependencies.hono}`,
+    webserver_version: `Cloudflare Workers, Hono ${honoVersion}`,
     // D1's authorizer refuses sqlite_version(): the engine is SQLite, its release is D1's to choose.
     database_version: "Cloudflare D1 (SQLite)",
     upload_max_filesize: formatBytes(UPLOAD_LIMIT),
