@@ -1,5 +1,5 @@
 /**
- * No code, token, password or address reaches a log line in production (docs/stats-captcha-mail.md#outgoing-mail):
+ * No code, token, password or address reaches a log line in production (docs/stats-captcha-mail.md#transport):
  * every line the account flows write is read through spies, with mail delivered, with mail failing, and with no mail
  * configured. Before, a deployment with no `smtp_host` (every fresh one) wrote each mail, codes and address included,
  * to the log: whoever could read the Workers logs could reset any account. Now such a site says mail is not

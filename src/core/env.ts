@@ -26,7 +26,7 @@ export interface Bindings {
   PASSWORD_PEPPER?: string;
   /**
    * "true" writes each mail to the log instead of sending it when no `smtp_host` is set: for `npm run dev` only
-   * (`.dev.vars.example`), since a mail holds codes that reset accounts (docs/stats-captcha-mail.md#outgoing-mail).
+   * (`.dev.vars.example`), since a mail holds codes that reset accounts (docs/stats-captcha-mail.md#transport).
    */
   MAIL_TO_LOG?: string;
   /** Comma-separated origins, besides the API's own, whose cookie-authenticated writes are accepted. */

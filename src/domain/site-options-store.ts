@@ -1,7 +1,8 @@
 /**
  * Settings storage: rows in D1 (`options`), read by requests through KV (written through on PATCH), so a
  * request costs no D1 round trip for them unless KV has lost the record; and each isolate holds the record it read
- * for `OPTIONS_CACHE_SECONDS`, so that most requests cost no KV read either (docs/performance.md#settings).
+ * for `OPTIONS_CACHE_SECONDS`, so that most requests cost no KV read either
+ * (docs/performance.md#settings-held-in-the-isolate).
  */
 import { sql } from "drizzle-orm";
 import type { Bindings } from "../core/env";

@@ -1,6 +1,6 @@
 /**
  * Outgoing mail over SMTP from the Worker (TCP sockets, `worker-mailer`) with the site's `smtp_*` settings
- * (docs/stats-captcha-mail.md#outgoing-mail), and the account mails built on it. With no `smtp_host` mail cannot go
+ * (docs/stats-captcha-mail.md#transport), and the account mails built on it. With no `smtp_host` mail cannot go
  * out, and the flows that need it say so (MAIL_NOT_CONFIGURED); only a development server (`MAIL_TO_LOG=true`)
  * writes mails to the log, since a mail's codes reset accounts and logs are read by more people than mailboxes.
  */
