@@ -2822,7 +2822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2868,7 +2868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2921,7 +2921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -2981,7 +2981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3042,7 +3042,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3097,7 +3097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3140,7 +3140,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3182,7 +3182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3235,7 +3235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3295,7 +3295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3340,7 +3340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3389,7 +3389,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3439,7 +3439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3486,7 +3486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3537,7 +3537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3586,7 +3586,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3635,7 +3635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3687,7 +3687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3737,7 +3737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3789,7 +3789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3833,7 +3833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3877,7 +3877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3929,7 +3929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +3971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4023,7 +4023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4065,7 +4065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4109,7 +4109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4153,7 +4153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4211,7 +4211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4271,7 +4271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4318,7 +4318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4380,7 +4380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4426,7 +4426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4488,7 +4488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4540,7 +4540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4590,7 +4590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4642,7 +4642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4686,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4730,7 +4730,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4779,7 +4779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4828,7 +4828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4888,7 +4888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4937,7 +4937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -4984,7 +4984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5030,7 +5030,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5081,7 +5081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5135,7 +5135,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5189,7 +5189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5241,7 +5241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5293,7 +5293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5343,7 +5343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5397,7 +5397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5445,7 +5445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5489,7 +5489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5541,7 +5541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5585,7 +5585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5629,7 +5629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5683,7 +5683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5734,7 +5734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5783,7 +5783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5832,7 +5832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5886,7 +5886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5937,7 +5937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5997,7 +5997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6044,7 +6044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6090,7 +6090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6141,7 +6141,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6195,7 +6195,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6247,7 +6247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6301,7 +6301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6349,7 +6349,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6393,7 +6393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6447,7 +6447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6498,7 +6498,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6547,7 +6547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6596,7 +6596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6656,7 +6656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6705,7 +6705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +6752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6798,7 +6798,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6849,7 +6849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6903,7 +6903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6957,7 +6957,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7009,7 +7009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7061,7 +7061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7111,7 +7111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7165,7 +7165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7213,7 +7213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7257,7 +7257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7309,7 +7309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7353,7 +7353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7397,7 +7397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7451,7 +7451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7502,7 +7502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7551,7 +7551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7600,7 +7600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7654,7 +7654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7715,7 +7715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +7762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7808,7 +7808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7859,7 +7859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7913,7 +7913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7965,7 +7965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8019,7 +8019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8067,7 +8067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8111,7 +8111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8165,7 +8165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8216,7 +8216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8265,7 +8265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8314,7 +8314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8369,7 +8369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8423,7 +8423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8471,7 +8471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8523,7 +8523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8577,7 +8577,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +8623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8671,7 +8671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8717,7 +8717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8766,7 +8766,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8812,7 +8812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8871,7 +8871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8923,7 +8923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8970,7 +8970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9016,7 +9016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9064,7 +9064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9113,7 +9113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9159,7 +9159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

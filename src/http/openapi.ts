@@ -127,7 +127,7 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
  */
 const errorResponses = {
   "4XX": {
-    description: "refused: `code` names the reason (README, error table), `errors` the fields for 200001",
+    description: "refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001",
     content: { "application/json": { schema: ErrorSchema } },
   },
   default: {

@@ -33,7 +33,9 @@ export async function passwordDigest(password: string): Promise<string> {
  * stored could not be checked, so the server refuses to hash or check passwords at all (a 500, logged).
  */
 function requirePepper(pepper: string | undefined): string {
-  if (!pepper) throw new Error("PASSWORD_PEPPER is not set: refusing to hash or check passwords (README, Security)");
+  if (!pepper) {
+    throw new Error("PASSWORD_PEPPER is not set: refusing to hash or check passwords (docs/auth.md#passwords)");
+  }
   return pepper;
 }
 
