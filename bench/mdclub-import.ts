@@ -1,5 +1,5 @@
 /**
- * The MDClub importer's timing (README, Migrating from MDClub): `npm run bench mdclub-import -- --rows=100000
+ * The MDClub importer's timing (docs/performance.md#mdclub-import-time): `npm run bench mdclub-import -- --rows=100000
  * [--format=phpmyadmin] [--keep]`. Writes a synthetic MDClub dump, then runs `npm run import:mdclub` on it into a
  * temporary local state (never `npm run dev`'s), with the first users' avatar files in an upload folder, and prints
  * the time. Rows are spread over the tables as in a forum (a tenth users, answers the largest), with Chinese, emoji

@@ -1,6 +1,7 @@
 // Generates the typed client's types, clients/typescript/schema.d.ts, from the app's OpenAPI document with
-// openapi-typescript (installed in tools/openapi-client: it needs TypeScript 5's JS API, README, Typed client).
-// `--check` fails when the committed file differs from what the document gives now (CI: `npm run client:check`).
+// openapi-typescript (installed in tools/openapi-client: it needs TypeScript 5's JS API,
+// CONTRIBUTING.md#the-typed-client). `--check` fails when the committed file differs from what the document gives now
+// (CI: `npm run client:check`).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 

@@ -1,6 +1,6 @@
 // Writes the app's OpenAPI document (the one GET /api/openapi.json answers) to a file, without a server: the app is
 // bundled for Node, with the Workers-only modules (sockets, WebAssembly) stubbed, as building the document never
-// calls them. Used by `npm run lint:openapi` and the typed client's generation (README, API reference).
+// calls them. Used by `npm run lint:openapi` and the typed client's generation (docs/api-reference.md#lint).
 // Usage: node scripts/openapi-document.mjs [OUT] (default dist/openapi.json)
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * The API reference page (README, API reference): GET /api/docs is Scalar's page for /api/openapi.json, whose only
+ * The API reference page (docs/api-reference.md#the-reference-page): GET /api/docs is Scalar's page for /api/openapi.json, whose only
  * script comes from this origin's Static Assets, so it renders with no internet. The page in a real browser is
  * test/browser/api-reference.mjs's (`npm run test:browser`).
  */

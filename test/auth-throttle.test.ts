@@ -1,5 +1,5 @@
 /**
- * Password guessing is expensive (README, Security): failures are counted before the password is checked,
+ * Password guessing is expensive (docs/security.md#guessing): failures are counted before the password is checked,
  * IPv6 clients are counted by /64, accounts back off, captchas are single-use, and hashes carry a pepper.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

@@ -1,5 +1,5 @@
 /**
- * Body limits (README, Security): every body read as JSON is held to 1 MiB whatever its Content-Type or
+ * Body limits (docs/conventions.md#request-bodies): every body read as JSON is held to 1 MiB whatever its Content-Type or
  * transfer encoding; only a multipart form on an upload route may reach 20 MiB. A refused body writes nothing.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

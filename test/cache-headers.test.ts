@@ -1,5 +1,5 @@
 /**
- * Safe headers (README, Security): stored files and default images can never run as a page of this origin,
+ * Safe headers (docs/security.md#files-and-caches): stored files and default images can never run as a page of this origin,
  * and nothing a logged-in caller is answered may be kept by a shared cache or written to disk.
  */
 import { env } from "cloudflare:workers";

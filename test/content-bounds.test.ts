@@ -1,5 +1,5 @@
 /**
- * Content work is bounded whatever the input (README, Security): the hostile corpus of
+ * Content work is bounded whatever the input (docs/security.md#content-work-is-bounded): the hostile corpus of
  * test/helpers/content-corpus.ts, each shape at the most characters the pipeline takes, sent through HTTP to the
  * content writes. Every answer is a 200 with bounded HTML or a 200001 naming both content fields, and a refused
  * write stores nothing. The full corpus goes through POST /api/questions; every other write gets a sample.

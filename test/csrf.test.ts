@@ -1,5 +1,5 @@
 /**
- * Cross-site request forgery (README, Security): a write authenticated by the `token` cookie alone counts as
+ * Cross-site request forgery (docs/security.md#cross-site-requests): a write authenticated by the `token` cookie alone counts as
  * the user's only from the API's own origin, a trusted origin, or when the browser says `Sec-Fetch-Site:
  * same-origin`/`none`. Otherwise the cookie is ignored, so the write runs as an anonymous caller: a login-only
  * route answers 201001 and nothing is written. Header and Bearer tokens are unaffected.

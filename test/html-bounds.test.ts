@@ -1,7 +1,7 @@
 /**
- * The HTML path (content_rendered without content_markdown) does bounded work whatever its input (README,
- * Security), through HTTP: HTML over a bound is a 200001 naming both content fields, decided before the
- * conversion, and stores nothing; hostile shapes within the bounds are converted with bounded output.
+ * The HTML path (content_rendered without content_markdown) does bounded work whatever its input
+ * (docs/content.md#html-input), through HTTP: HTML over a bound is a 200001 naming both content fields, decided before
+ * the conversion, and stores nothing; hostile shapes within the bounds are converted with bounded output.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

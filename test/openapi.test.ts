@@ -26,7 +26,7 @@ describe("GET /api/openapi.json", () => {
   });
 });
 
-describe("the document for client generators (README, API reference)", () => {
+describe("the document for client generators (docs/decisions.md#the-openapi-document-is-written-for-client-generators)", () => {
   it("gives every operation an operationId of its own, a verb and a noun in camelCase", async () => {
     const ids = operations(await loadDocument()).map((operation) => operation.op.operationId as unknown);
     expect(ids.filter((id) => typeof id !== "string" || !/^[a-z]+[A-Z]?[A-Za-z]*$/.test(id))).toEqual([]);

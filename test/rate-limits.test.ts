@@ -1,5 +1,5 @@
 /**
- * Write limits (README, Security): every write route belongs to a category with a per-user and a per-address
+ * Write limits (docs/security.md#write-limits): every write route belongs to a category with a per-user and a per-address
  * limit (wrangler.toml). A refused write is 429 with code 100002 and `Retry-After`, and changes nothing.
  *
  * The limiter counts in windows aligned to the clock, so a burst may straddle two windows: a burst of three

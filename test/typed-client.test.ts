@@ -1,5 +1,5 @@
 /**
- * The typed client (README, Typed client): openapi-fetch over the types openapi-typescript generated from the
+ * The typed client (docs/api-reference.md#typed-client): openapi-fetch over the types openapi-typescript generated from the
  * document (clients/typescript/schema.d.ts), calling the Worker. `npm run typecheck` checks this file against the
  * generated types, so a document change that breaks client code fails CI; `npm run client:check` fails when the
  * committed types are older than the document.

@@ -98,7 +98,8 @@ function topicsOf(i: number, topicIds: number[]): number[] {
 
 /**
  * Logs users in one at a time: the login throttle counts every attempt from an address as a failure until its
- * password is checked (README, Security), so more than 5 at once from one address would be asked for a captcha.
+ * password is checked (docs/auth.md#login-throttling-and-captchas), so more than 5 at once from one address would be
+ * asked for a captcha.
  */
 export function loginAll(origin: string, names: string[], fetcher?: Fetch) {
   return pool(names, 1, (name) => login(origin, name, USER_PASSWORD, fetcher));

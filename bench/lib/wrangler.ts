@@ -48,8 +48,9 @@ export const BENCH_VARS = {
  *   src/core/env.ts);
  * - the `[assets]` block, unless `--assets`. With it, `wrangler dev` puts Cloudflare's asset router in front of the
  *   Worker: an isolate of its own in the same workerd, which decides that every benchmarked path (all under /api)
- *   goes to the Worker, and whose CPU the benchmark would count as the project's (0.14–0.9 ms a request, README,
- *   Benchmark). On Cloudflare that router is the platform's, not the Worker's CPU time; the reference has none.
+ *   goes to the Worker, and whose CPU the benchmark would count as the project's (0.14–0.9 ms a request,
+ *   docs/performance.md#the-asset-router). On Cloudflare that router is the platform's, not the Worker's CPU time; the
+ *   reference has none.
  * Everything else, `SERVER_TIMING` and `minify` included, stays as the project ships it.
  */
 export function projectConfig(dir: string, root = "."): string {

@@ -24,7 +24,7 @@ interface Env {
 }
 
 /**
- * SHAPE = "required": the work every answer of the project does besides its SQL (README, What limits the ratio),
+ * SHAPE = "required": the work every answer of the project does besides its SQL (docs/performance.md#reference-shapes),
  * done as plainly as this Worker does the rest: a D1 session and its bookmark in `x-d1-bookmark`, the ETag (SHA-1 of
  * the body) and `If-None-Match`, the CORS headers, a request id and Server-Timing; and a write's purge of the edge
  * cache (purgeEdgeCache). Anonymous reads are not cached here: that route shows what the project's cache saves.

@@ -123,7 +123,7 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 
 /**
  * Every operation's errors, one body for all (`{code, message, errors?}`): a refusal is a 4xx, a server failure a
- * 500 with code 100000. Under LEGACY_ERROR_STATUS=true the same bodies come with HTTP 200 (README, Configuration).
+ * 500 with code 100000. Under LEGACY_ERROR_STATUS=true the same bodies come with HTTP 200 (docs/errors.md#http-status).
  */
 const errorResponses = {
   "4XX": {

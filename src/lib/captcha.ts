@@ -2,8 +2,9 @@
  * Captchas: 5 characters drawn as an SVG data URI, kept in D1 for 10 minutes, checked case-insensitively and
  * used up by the first check, right or wrong: the check is one `DELETE … RETURNING`, so two requests racing
  * with one captcha cannot both pass. The characters are vector strokes from the glyph table below, each
- * jittered, scaled and rotated, mixed with noise strokes of the same kind (README, Security): the image is one
- * path of straight polylines in random order, with the same number of strokes and points whatever the answer.
+ * jittered, scaled and rotated, mixed with noise strokes of the same kind (docs/stats-captcha-mail.md#captchas): the
+ * image is one path of straight polylines in random order, with the same number of strokes and points whatever the
+ * answer.
  */
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";

@@ -25,7 +25,7 @@ export function clientInfo(request: Request): ClientInfo {
 }
 
 /**
- * The key under which an IP's requests are counted (README, Security). An IPv6 client usually holds a whole
+ * The key under which an IP's requests are counted (docs/security.md#guessing). An IPv6 client usually holds a whole
  * /64 and can change address within it at will, so IPv6 addresses count by their /64 (`2001:db8:0:1::/64`);
  * IPv4 addresses (also when written IPv4-mapped, `::ffff:192.0.2.1`) count one by one. Anything unparsable
  * is its own key.

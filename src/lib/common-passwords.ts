@@ -1,8 +1,8 @@
 /**
- * The most common passwords (README, Security): a sorted set of the first 32 bits of their SHA-1 digests, built
- * by scripts/build-common-passwords.mjs. Every password reaches the server as its SHA-1 hex or is turned into
- * it (lib/password.ts), so one lookup of the digest's prefix covers both. A strong password shares a prefix
- * with one of the 10 000 by chance with a probability of about 2e-6.
+ * The most common passwords (docs/security.md#common-passwords): a sorted set of the first 32 bits of their SHA-1
+ * digests, built by scripts/build-common-passwords.mjs. Every password reaches the server as its SHA-1 hex or is turned
+ * into it (lib/password.ts), so one lookup of the digest's prefix covers both. A strong password shares a prefix with
+ * one of the 10 000 by chance with a probability of about 2e-6.
  */
 import { COMMON_PASSWORD_COUNT, COMMON_PASSWORD_PREFIXES, RICE_BITS } from "./common-passwords.data";
 

@@ -1,5 +1,5 @@
 /**
- * Bounds on the work one content write may cost, whatever its input (README, Security): the HTML it renders
+ * Bounds on the work one content write may cost, whatever its input (docs/content.md#work-bounds): the HTML it renders
  * to, the width of its tables. Both the markdown path (lib/markdown.ts) and the HTML path
  * (lib/html-to-markdown.ts) check them before the expensive step, and refuse with {@link ContentLimitError},
  * which the content pipeline turns into a 200001 naming the content fields.

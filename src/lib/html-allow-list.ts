@@ -83,7 +83,7 @@ export function cleanAttributes(tag: string, decoded: Iterable<[string, string]>
   }
   if (tag === "input" && attrs.type?.toLowerCase() !== "checkbox") return null;
   if (tag === "input") attrs.type = "checkbox";
-  // External links get rel="nofollow noopener", whatever rel the input had (README, Security).
+  // External links get rel="nofollow noopener", whatever rel the input had (docs/content.md#urls-and-links).
   if (tag === "a" && attrs.href !== undefined && isExternal(attrs.href)) attrs.rel = "nofollow noopener";
   return attrs;
 }

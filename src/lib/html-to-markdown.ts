@@ -5,7 +5,7 @@
  * mdast-util-to-markdown with GFM for tables, strikethrough and task lists. Markup markdown cannot express keeps
  * its text.
  *
- * The work is bounded before the conversion whatever the input (README, Security): the HTML is at most
+ * The work is bounded before the conversion whatever the input (docs/content.md#html-input): the HTML is at most
  * MAX_RENDERED_BYTES and {@link MAX_TAGS} tags, tables at most MAX_TABLE_COLUMNS wide and, padded to
  * their widest row as markdown needs, MAX_TABLE_CELLS in all; the text at most MAX_SOURCE_LENGTH characters
  * (the markdown holds all of it, and no more is accepted); inline formatting nested deeper than
@@ -32,7 +32,7 @@ import { utf8Length } from "./text-length";
  * the conversion 30 to 90 µs of CPU (bench/html.ts; hast-util-to-mdast's whitespace pass and
  * mdast-util-to-markdown's escaping cost most), so this keeps every write under 50 ms: at 800 tags one run took
  * 63 ms. MDClub's own theme sends its editor's HTML alone, and a long article (60 paragraphs, lists, a few links,
- * headings and code blocks) has one to three hundred tags (README, Security, for the measured cost).
+ * headings and code blocks) has one to three hundred tags (docs/performance.md#content-pipeline-cpu).
  */
 export const MAX_TAGS = 500;
 

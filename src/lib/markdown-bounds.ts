@@ -1,8 +1,8 @@
 /**
  * A linear pre-scan that decides, before the parser (lib/markdown-parser.ts) reads anything, that parsing and
- * rendering a markdown source is bounded work (README, Security). The rules were first set against micromark,
- * the parser before markdown-it, some of whose resolvers walk back over every event before the current one, so
- * that some shapes cost time quadratic in their size (seconds to minutes at 200 000 characters):
+ * rendering a markdown source is bounded work (docs/content.md#work-bounds). The rules were first set against
+ * micromark, the parser before markdown-it, some of whose resolvers walk back over every event before the current one,
+ * so that some shapes cost time quadratic in their size (seconds to minutes at 200 000 characters):
  * - containers: a container opened on a line is checked again on every later line it stays open on, and
  *   containers opened on the same line (`- - - x`, `> > x`, `>>>>x`) cost far more than nesting by indentation;
  * - inline delimiters that close nothing (`a~ `, `a]`, `*a`): each walks back over its paragraph for an opener;

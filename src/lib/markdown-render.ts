@@ -2,8 +2,8 @@
  * Parsed markdown (lib/markdown-parser.ts) to HTML and to its text (docs/content.md#markdown-rendering). Raw HTML is
  * written as text, as the reference's renderer did. The HTML is sanitised on the tokens, before it is written:
  * only the tags and attributes of {@link ALLOWED} are written, links and images keep only safe URLs, and
- * external links get rel (README, Security). Every tag and attribute comes from markdown-it's own renderer,
- * which escapes all text, so no HTML parser has to read the result again.
+ * external links get rel (docs/content.md#urls-and-links). Every tag and attribute comes from markdown-it's own
+ * renderer, which escapes all text, so no HTML parser has to read the result again.
  */
 import type Token from "markdown-it/lib/token.mjs";
 import { escapeText } from "./html-allow-list";

@@ -1,5 +1,5 @@
 /**
- * Passwords (README, Security). The official MDClub SDK sends the SHA-1 hex of the password, plain clients send
+ * Passwords (docs/auth.md#passwords). The official MDClub SDK sends the SHA-1 hex of the password, plain clients send
  * the password itself; both are normalised to that digest. The digest is keyed with the server's secret pepper
  * (HMAC-SHA-256 with PASSWORD_PEPPER), then stretched by salted PBKDF2-SHA-256, stored with its parameters
  * (`pbkdf2_sha256_hmac$<iterations>$<salt>$<hash>`) so the cost can rise later: a leaked database alone cannot

@@ -1,5 +1,5 @@
 /**
- * Write limits (README, Security): each write route belongs to a category, and each category has a Workers
+ * Write limits (docs/security.md#write-limits): each write route belongs to a category, and each category has a Workers
  * Rate Limiting binding counting a logged-in caller's writes and one counting an address's writes. Reads that cost
  * more than a page of a list (a full-text search, docs/search.md#limits) are counted the same way, in their own
  * category. The numbers

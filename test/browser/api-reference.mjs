@@ -1,4 +1,4 @@
-// `npm run test:browser`: the API reference page in a real browser (README, API reference). Starts `wrangler dev` on
+// `npm run test:browser`: the API reference page in a real browser (docs/api-reference.md#the-reference-page). Starts `wrangler dev` on
 // a free port (or PORT) with a fresh local database, opens /api/docs in headless Chromium (Debian's `chromium`,
 // driven by playwright-core) with every request off this machine refused, and checks that the title and every
 // operation group render, that "Test Request" on GET /api/options shows the answer, and that the page asked nothing

@@ -28,7 +28,7 @@ export type PresentedRecord<R extends { delete_time: number }> = Omit<R, "delete
 /**
  * The fields of a row that `keep` keeps, copied key by key in the row's order. Every presenter that leaves fields
  * out goes through here: an object rest (`{delete_time, ...fields}`) and `delete` are V8's slow path, and leave an
- * object that is slower to stringify (README, What limits the ratio).
+ * object that is slower to stringify (docs/performance.md#what-limits-the-ratio).
  */
 export function copyFields(row: object, keep: (key: string) => boolean): Record<string, unknown> {
   const copy: Record<string, unknown> = {};

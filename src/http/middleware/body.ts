@@ -1,13 +1,12 @@
 /**
- * Request bodies, before any route sees them (README, Security). Every body of a write is held to 1 MiB,
- * whatever its Content-Type or transfer encoding, except a multipart form on an upload route (20 MiB; the
- * upload reader holds each file to its own limit). A body is JSON: sent as `application/json` (as every adapter
- * of the official SDK sends it) or without a Content-Type; another type is 415, since reading JSON from
- * `text/plain` or a urlencoded form is what lets a plain HTML form on another site post to the API. A missing
- * or blank body counts as `{}` (official clients send `Content-Type: application/json` with no body on some
- * POSTs). Bad JSON is left for the route to refuse (100006: its validator, app.ts, or its handler,
- * http/late-body.ts), so a caller without access still gets 201001/201002 first; a path no route serves is
- * not read at all and answers 100004.
+ * Request bodies, before any route sees them (docs/conventions.md#request-bodies). Every body of a write is held to
+ * 1 MiB, whatever its Content-Type or transfer encoding, except a multipart form on an upload route (20 MiB; the upload
+ * reader holds each file to its own limit). A body is JSON: sent as `application/json` (as every adapter of the
+ * official SDK sends it) or without a Content-Type; another type is 415, since reading JSON from `text/plain` or a
+ * urlencoded form is what lets a plain HTML form on another site post to the API. A missing or blank body counts as
+ * `{}` (official clients send `Content-Type: application/json` with no body on some POSTs). Bad JSON is left for the
+ * route to refuse (100006: its validator, app.ts, or its handler, http/late-body.ts), so a caller without access still
+ * gets 201001/201002 first; a path no route serves is not read at all and answers 100004.
  */
 import type { MiddlewareHandler } from "hono";
 import { ApiError } from "../../core/errors";

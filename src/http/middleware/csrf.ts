@@ -1,8 +1,8 @@
 /**
- * Cross-site request forgery (README, Security): a browser attaches the `token` cookie to a request whatever
- * page sent it, so a form on any site could write as a logged-in visitor. The cookie therefore authenticates
- * a write only when the browser says the request comes from a trusted page. The `token` header and Bearer
- * tokens are never attached by a browser on its own, so they need no such proof.
+ * Cross-site request forgery (docs/security.md#cross-site-requests): a browser attaches the `token` cookie to a request
+ * whatever page sent it, so a form on any site could write as a logged-in visitor. The cookie therefore authenticates a
+ * write only when the browser says the request comes from a trusted page. The `token` header and Bearer tokens are
+ * never attached by a browser on its own, so they need no such proof.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";

@@ -29,7 +29,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (attempt.retry) return;
   c.res.headers.set("X-Request-Id", attempt.id);
   // Off for a deployment that reads Cloudflare's own request logs instead, and for the load benchmark, where
-  // `wrangler dev` itself spends about 1 ms per printed line (README, Benchmark).
+  // `wrangler dev` itself spends about 1 ms per printed line (docs/performance.md#the-load-benchmark).
   if (c.env.REQUEST_LOG === "false") return;
   const line: RequestLogLine = {
     id: attempt.id,

@@ -1,5 +1,5 @@
 /**
- * E-mail codes (README, Security): 6 characters of a-z0-9, bound to a purpose and an address, single-use,
+ * E-mail codes (docs/auth.md#e-mail-codes): 6 characters of a-z0-9, bound to a purpose and an address, single-use,
  * valid for an hour and for at most 20 tries. Only the SHA-256 of a code is stored. Code mails are limited to
  * one per address per minute and ten per IP (IPv6: per /64) per hour. The place is claimed in the same
  * round trip that reads the limits, before any SMTP session, so concurrent requests for one address send one

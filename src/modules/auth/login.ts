@@ -1,7 +1,7 @@
 /**
- * Login and logout (README, Security). Failed attempts are counted per client IP (IPv6 by its /64) and per
- * account over 15 minutes. From the 5th failure on, an attempt must solve a captcha, and every failure at or
- * past that point hands out a fresh one. Past 5 failures of an account, its next attempt must also wait
+ * Login and logout (docs/auth.md#login-throttling-and-captchas). Failed attempts are counted per client IP (IPv6 by
+ * its /64) and per account over 15 minutes. From the 5th failure on, an attempt must solve a captcha, and every
+ * failure at or past that point hands out a fresh one. Past 5 failures of an account, its next attempt must also wait
  * 2^(failures - 5) seconds after the latest failure (1 s, 2 s, 4 s … at most 15 minutes): 429, 100002 and
  * `Retry-After`. A refusal for a missing or wrong captcha hands out a new one at most 30 times per IP in the window;
  * past that it is 429, 100002, and writes nothing but the taking back of the attempt.

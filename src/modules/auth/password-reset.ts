@@ -1,8 +1,8 @@
 /**
- * Password reset (README, Security): mail a code to a registered, enabled account, then set a new password with
- * it. The new password ends every session of the account. Neither step tells whether an address has an
- * account: asking for a code answers the same for every address (the mail goes out after the response, and
- * only to an enabled account), and a reset for an address without one is a wrong code.
+ * Password reset (docs/auth.md#password-reset): mail a code to a registered, enabled account, then set a new password
+ * with it. The new password ends every session of the account. Neither step tells whether an address has an account:
+ * asking for a code answers the same for every address (the mail goes out after the response, and only to an enabled
+ * account), and a reset for an address without one is a wrong code.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
