@@ -427,6 +427,24 @@ describe("DELETE /api/messages/{message_id}", () => {
     expect((await del(path, { token: a.token })).status).toBe(200);
   });
 
+  it("is served at /api/inbox/messages/{message_id} too, with the same rules and answers", async () => {
+    const [a, b, third] = [await createUser(), await createUser(), await createUser()];
+    const message = await sent(a, b, "oops");
+    const path = `/api/inbox/messages/${message.message_id}`;
+    expect((await del(path)).body.code).toBe(201001);
+    expect((await del(path, { token: b.token })).body.code).toBe(209009);
+    expect([
+      (await del(path, { token: third.token })).status,
+      (await del(path, { token: third.token })).body.code,
+    ]).toEqual([404, 209001]);
+    expect(await rowCount("messages")).toBe(1);
+    const res = await del(path, { token: a.token });
+    expect([res.status, res.body]).toEqual([200, { code: 0, data: null }]);
+    expect(await rowCount("messages")).toBe(0);
+    expect(await inboxUnread(b)).toBe(0);
+    expect((await del("/api/inbox/messages/abc", { token: a.token })).body.code).toBe(200001);
+  });
+
   it("allows two minutes by default", async () => {
     const [a, b] = [await createUser(), await createUser()];
     const message = await sent(a, b, "hi");

@@ -1861,7 +1861,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw a message (its sender) or delete it (administrators)
-         * @description The sender withdraws it while the settings allow (`message_can_delete`: 209008; `message_can_delete_before` seconds: 209010); the receiver may not (209009); anyone else is told it does not exist (209001). Administrators delete any message. Its reports go with it.
+         * @description The sender withdraws it while the settings allow (`message_can_delete`: 209008; `message_can_delete_before` seconds: 209010); the receiver may not (209009); anyone else is told it does not exist (209001). Administrators delete any message. Its reports go with it. Also served at `/inbox/messages/{message_id}`.
          */
         delete: operations["deleteMessage"];
         options?: never;
@@ -9209,7 +9209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9261,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9312,7 +9312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9357,7 +9357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9404,7 +9404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9449,7 +9449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9499,7 +9499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9546,7 +9546,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9593,7 +9593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -93,6 +93,7 @@ export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<str
     "POST /api/inbox/:user_id/read",
     "DELETE /api/inbox/:user_id",
     "DELETE /api/messages/:message_id",
+    "DELETE /api/inbox/messages/:message_id",
     "PUT /api/user/blocks/:user_id",
     "DELETE /api/user/blocks/:user_id",
   ),
