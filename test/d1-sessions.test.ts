@@ -6,9 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, get, post } from "./helpers/api";
+import { call, del, get, post } from "./helpers/api";
 import { createQuestion } from "./helpers/content";
-import { createUser, DEFAULT_PASSWORD } from "./helpers/factories";
+import { countingKv } from "./helpers/counting-kv";
+import { createAdmin, createUser, DEFAULT_PASSWORD } from "./helpers/factories";
 import { FaultyD1 } from "./helpers/faulty-db";
 
 /** A call whose D1 sessions are recorded, on `db` (a new binding, answered by the primary, unless given). */
@@ -144,6 +145,17 @@ describe("a client that never echoes the bookmark (the MDClub SDK)", () => {
     const me = await watched("GET", "/api/user", { token: login.body.data.token }, replicated());
     expect(me.res.body.data.user_id).toBe(user.user_id);
     expect(me.sessions).toEqual(["first-unconstrained", d1Bookmark(login.headers.get("x-d1-bookmark"))]);
+  });
+
+  it("takes no statement answered on the primary for a replica's answer: later reads look for no bookmark first", async () => {
+    // An image deletion awaits its DELETE … RETURNING alone, a statement D1 reports no meta for.
+    const [admin, user] = [await createAdmin(), await createUser()];
+    const gone = await del("/api/images/0123456789abcdef0123456789abcdef_png", { token: admin.token });
+    expect([gone.status, gone.body.code]).toEqual([404, 200005]);
+    const { kv, reads } = countingKv();
+    const res = await get("/api/questions", { token: user.token, env: { ...env, KV: kv } });
+    expect(res.status).toBe(200);
+    expect(reads.filter((key) => key.startsWith("d1-bookmark:"))).toEqual([]);
   });
 
   it("looks for a token no replica row holds again on the primary before answering as anonymous", async () => {

@@ -8,25 +8,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readCachedOptions } from "../src/domain/site-options-store";
 import { get, patch } from "./helpers/api";
+import { countingKv } from "./helpers/counting-kv";
 import { createAdmin, createUser } from "./helpers/factories";
-
-/** A KV namespace that counts the reads of the settings' key (each namespace object is held apart). */
-function countingKv() {
-  const reads: string[] = [];
-  const kv = new Proxy(env.KV, {
-    get(target, name) {
-      if (name === "get") {
-        return (key: string | string[], type?: never) => {
-          reads.push(...(Array.isArray(key) ? key : [key]));
-          return target.get(key as never, type);
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { kv, reads };
-}
 
 const held = (kv: KVNamespace, seconds = "10") => ({ ...env, KV: kv, OPTIONS_CACHE_SECONDS: seconds });
 const siteName = async (bindings: typeof env, token?: string) =>

@@ -66,7 +66,10 @@ export const lastWriteKey = (tokenHash: string) => `d1-bookmark:${tokenHash}`;
  */
 async function ownWriteToRead(c: Context<AppEnv>, tokenHash: string | null, lookedUp: boolean): Promise<string | null> {
   const attempt = c.get("attempt");
-  if (!attempt.meter.servedByReplica) return null;
+  // A session started at the primary stays there: the meter's guess for a statement that reports no meta (one a
+  // route awaits alone, such as a delete's RETURNING) must not mark the isolate, or every read after it would pay a
+  // KV read for nothing.
+  if (!attempt.meter.servedByReplica || c.get("sessionStart") === "first-primary") return null;
   replicated.add(c.env.DB);
   // Only a first try looks: a second one knows the caller already, and must not need a third (http/attempt.ts).
   if (lookedUp || attempt.known || !readsOwnWrites(c, tokenHash, attempt.onPrimary)) return null;
