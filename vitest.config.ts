@@ -33,6 +33,9 @@ export default defineConfig(async () => {
       include: ["test/**/*.test.ts"],
       globalSetup: ["./test/global-setup.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      // Files share a worker, so Miniflare, workerd and the app's modules start once per worker, not once per file;
+      // storage is still reset after every test (docs/performance.md#test-suite-time).
+      isolate: false,
       // Every request writes its JSON log line (http/middleware/request-log.ts); test/request-log.test.ts reads them
       // through a spy. Printed, they would bury the suite's output.
       onConsoleLog: (log: string) => !log.startsWith('{"id":'),
