@@ -27,6 +27,7 @@ import { authSecurity } from "./http/openapi";
 import { createRouter } from "./http/router";
 import { reportError } from "./lib/error-report";
 import { fileRouter, routers } from "./modules";
+import { publishEvents } from "./modules/events/publish";
 
 /**
  * The one exit for errors. `LEGACY_ERROR_STATUS=true` answers them with HTTP 200, as the original did: the
@@ -99,12 +100,14 @@ export function createApp() {
   // counted, administrators not at all) and comes before the body is read and before `confirmClaim`, so that a
   // refusal costs no D1. The ETag is the SHA-1 of a successful GET's body (made with the body by http/envelope.ts for
   // the JSON answers, by hono/etag for the others), compared innermost, so that the middleware above still add their
-  // headers (CORS, Cache-Control, Server-Timing) to a 304.
+  // headers (CORS, Cache-Control, Server-Timing) to a 304. What the request's writes emitted is published after its
+  // answer, once the middleware inside have done (docs/events.md#one-event-path).
   app.use(
     "/api/*",
     edgeCache(queryNamesOf(app)),
     readCredential,
     d1Session,
+    publishEvents,
     siteSettings,
     resolveCaller,
     rateLimit,

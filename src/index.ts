@@ -1,4 +1,7 @@
-/** Worker entry: the HTTP API and the hourly clean-up of expired tokens, codes and throttle events. */
+/**
+ * Worker entry: the HTTP API, the hourly clean-up of expired tokens, codes and throttle events, and the live hubs'
+ * Durable Object class (docs/events.md).
+ */
 import { createApp } from "./app";
 import type { Bindings } from "./core/env";
 import { backgroundDb } from "./db/client";
@@ -6,6 +9,8 @@ import { beginAttempt } from "./http/attempt";
 import { credentialOf } from "./http/credential";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
+
+export { LiveHub } from "./modules/live/hub";
 
 const app = createApp();
 

@@ -8,7 +8,7 @@
  */
 import { and, desc, eq, exists, type SQL, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";
-import { type BatchStatement, type Db, writeThenRead } from "../db/client";
+import { type BatchStatement, batch, changedRows, type Db } from "../db/client";
 import { allOf } from "../db/conditions";
 import { follows, users } from "../db/schema";
 import { type EntityWith, entitiesWith, type FollowableKind } from "../domain/entities";
@@ -35,16 +35,22 @@ export function selectTarget(db: Db, target: FollowTarget, id: number) {
     .where(isLive(target, id));
 }
 
+/** Told, once the write committed, the follower count and whether the follow changed (docs/events.md: `follow.*`). */
+export type FollowCommitted = (followerCount: number, changed: boolean) => void;
+
 async function followerCountAfter(
   db: Db,
   target: FollowTarget,
   write: BatchStatement,
   userId: number,
   id: number,
+  committed?: FollowCommitted,
 ): Promise<number> {
   const recounts = [recount(db, followerCounter(target), id), recount(db, followingCounter(target), userId)];
-  const [row] = await writeThenRead(db, [write, ...recounts], selectTarget(db, target, id));
+  const found = await batch(db, { written: write, recounts, target: selectTarget(db, target, id) });
+  const [row] = found.target;
   if (!row) throw new ApiError(target.notFound);
+  committed?.(row.follower_count, changedRows([found.written]) > 0);
   return row.follower_count;
 }
 
@@ -52,7 +58,13 @@ async function followerCountAfter(
  * Follows a live target and returns its follower count. Following again changes nothing and answers the
  * same; a user cannot follow themself (201009).
  */
-export async function follow(db: Db, target: FollowTarget, userId: number, id: number): Promise<number> {
+export async function follow(
+  db: Db,
+  target: FollowTarget,
+  userId: number,
+  id: number,
+  committed?: FollowCommitted,
+): Promise<number> {
   if (target.type === "user" && id === userId) throw new ApiError("CANNOT_FOLLOW_YOURSELF");
   // INSERT ... SELECT from the live target: nothing is written for a missing or trashed one.
   const insert = db
@@ -69,11 +81,17 @@ export async function follow(db: Db, target: FollowTarget, userId: number, id: n
         .where(isLive(target, id)),
     )
     .onConflictDoNothing();
-  return followerCountAfter(db, target, insert, userId, id);
+  return followerCountAfter(db, target, insert, userId, id, committed);
 }
 
 /** Unfollows a live target; unfollowing what one does not follow (oneself included) changes nothing. */
-export function unfollow(db: Db, target: FollowTarget, userId: number, id: number): Promise<number> {
+export function unfollow(
+  db: Db,
+  target: FollowTarget,
+  userId: number,
+  id: number,
+  committed?: FollowCommitted,
+): Promise<number> {
   const remove = db
     .delete(follows)
     .where(
@@ -82,7 +100,7 @@ export function unfollow(db: Db, target: FollowTarget, userId: number, id: numbe
         exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id))),
       ),
     );
-  return followerCountAfter(db, target, remove, userId, id);
+  return followerCountAfter(db, target, remove, userId, id, committed);
 }
 
 /** How a list joins `follows` to the listed table: join condition, filter, and newest follow first. */

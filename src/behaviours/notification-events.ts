@@ -10,11 +10,11 @@
  * - Each insert is followed by a recount of the receiver's `notification_unread` (behaviours/counters.ts), so the
  *   counter stays exact whatever else runs concurrently (each D1 batch is a transaction).
  */
-import { eq, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { allOf } from "../db/conditions";
-import { answers, comments, notifications } from "../db/schema";
+import { answers, comments, notifications, users } from "../db/schema";
 import {
   type CommentableKind,
   type EntityWith,
@@ -27,7 +27,7 @@ import { notBlockedBy } from "./blocks";
 import { recount, unreadCounter } from "./counters";
 import type { IdSource } from "./id-source";
 
-/** The nine kinds of the spec's Events table; nothing else ever notifies (docs/notifications.md). */
+/** The spec's nine kinds (its Events table) and one of ours; nothing else ever notifies (docs/notifications.md). */
 export const NOTIFICATION_TYPES = [
   "question_answered",
   "question_commented",
@@ -38,6 +38,8 @@ export const NOTIFICATION_TYPES = [
   "answer_deleted",
   "comment_replied",
   "comment_deleted",
+  // Not one of the spec's nine: for administrators, and not created under MDCLUB_COMPAT (docs/notifications.md).
+  "webhook_disabled",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -54,6 +56,7 @@ interface NotificationFields {
   reply_id?: Value;
   content_deleted?: Value;
   create_time: Value;
+  webhook_id?: Value;
 }
 
 /**
@@ -76,6 +79,7 @@ function notificationRow(fields: NotificationFields) {
     content_deleted: value(fields.content_deleted, "").as("content_deleted"),
     create_time: value(fields.create_time, 0).as("create_time"),
     read_time: sql<number>`0`.as("read_time"),
+    webhook_id: value(fields.webhook_id, 0).as("webhook_id"),
   };
 }
 
@@ -239,5 +243,29 @@ export function notifyDeleted(
     )
     .from(sql`json_each(${JSON.stringify(items)})`);
   const receivers = [...new Set(rows.map((r) => r.user_id as number))];
+  return [db.insert(notifications).select(row), recountUnread(db, receivers)];
+}
+
+/**
+ * webhook_disabled: to every enabled administrator, from nobody (sender 0), when a failing endpoint was stopped
+ * (docs/events.md#disabled-endpoints). MDClub's own front ends cannot show it: a site serving them
+ * (`compat`, MDCLUB_COMPAT) creates none.
+ */
+export function webhookDisabled(db: Db, webhookId: number, time: number, compat: boolean): BatchStatement[] {
+  if (compat) return [];
+  const administrators = and(eq(users.role, "admin"), eq(users.disable_time, 0));
+  const row = db
+    .select(
+      notificationRow({
+        receiver_id: users.user_id,
+        sender_id: 0,
+        type: "webhook_disabled" satisfies NotificationType,
+        create_time: time,
+        webhook_id: webhookId,
+      }),
+    )
+    .from(users)
+    .where(administrators);
+  const receivers = db.select({ id: users.user_id }).from(users).where(administrators).$dynamic();
   return [db.insert(notifications).select(row), recountUnread(db, receivers)];
 }

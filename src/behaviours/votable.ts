@@ -9,7 +9,7 @@
  */
 import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";
-import { type BatchStatement, type Db, writeThenRead } from "../db/client";
+import { type BatchStatement, batch, changedRows, type Db } from "../db/client";
 import { allOf } from "../db/conditions";
 import { users, votes } from "../db/schema";
 import { type EntityWith, entitiesWith, type VotableKind } from "../domain/entities";
@@ -53,13 +53,24 @@ export function selectCounts(db: Db, target: VoteTarget, id: number) {
     .where(isLive(target, id));
 }
 
-async function countsAfter(db: Db, target: VoteTarget, id: number, writes: BatchStatement[]): Promise<VoteCounts> {
-  const [row] = await writeThenRead(
-    db,
-    [...writes, recount(db, voteCounter(target), id)],
-    selectCounts(db, target, id),
-  );
+/** Told, once the write committed, the counts and whether it changed any vote (docs/events.md: `vote.updated`). */
+export type VoteCommitted = (counts: VoteCounts, changed: boolean) => void;
+
+async function countsAfter(
+  db: Db,
+  target: VoteTarget,
+  id: number,
+  writes: BatchStatement[],
+  committed?: VoteCommitted,
+): Promise<VoteCounts> {
+  const found = await batch(db, {
+    written: writes,
+    recounted: recount(db, voteCounter(target), id),
+    counts: selectCounts(db, target, id),
+  });
+  const [row] = found.counts;
   if (!row) throw new ApiError(target.notFound);
+  committed?.(row, changedRows(found.written) > 0);
   return row;
 }
 
@@ -67,7 +78,14 @@ async function countsAfter(db: Db, target: VoteTarget, id: number, writes: Batch
  * Votes `type` on a live target and returns its counts. No vote yet: one is added; the same type again: nothing
  * changes; the other type: the vote becomes this one, dated now. Voting on one's own content is allowed.
  */
-export function vote(db: Db, target: VoteTarget, userId: number, id: number, type: VoteType): Promise<VoteCounts> {
+export function vote(
+  db: Db,
+  target: VoteTarget,
+  userId: number,
+  id: number,
+  type: VoteType,
+  committed?: VoteCommitted,
+): Promise<VoteCounts> {
   // The other type is replaced by a new row rather than updated in place: a new row gets a rowid above every
   // other vote's, which keeps "newest vote first" right for votes cast within the same second.
   const dropOther = db
@@ -89,13 +107,19 @@ export function vote(db: Db, target: VoteTarget, userId: number, id: number, typ
         .where(isLive(target, id)),
     )
     .onConflictDoNothing();
-  return countsAfter(db, target, id, [dropOther, insert]);
+  return countsAfter(db, target, id, [dropOther, insert], committed);
 }
 
 /** Withdraws the caller's vote on a live target; withdrawing no vote changes nothing. */
-export function unvote(db: Db, target: VoteTarget, userId: number, id: number): Promise<VoteCounts> {
+export function unvote(
+  db: Db,
+  target: VoteTarget,
+  userId: number,
+  id: number,
+  committed?: VoteCommitted,
+): Promise<VoteCounts> {
   const remove = db.delete(votes).where(and(voteOf(target, userId, id), targetIsLive(db, target, id)));
-  return countsAfter(db, target, id, [remove]);
+  return countsAfter(db, target, id, [remove], committed);
 }
 
 /** How the voters list joins `votes` to `users`: join condition, filter, and newest vote first. */

@@ -55,6 +55,17 @@ export interface Bindings {
   LIMIT_MESSAGES_IP?: RateLimit;
   LIMIT_INBOX_USER?: RateLimit;
   LIMIT_INBOX_IP?: RateLimit;
+  /** The live sockets' Durable Objects (modules/live/hub.ts); its RPC methods are typed where it is called. */
+  LIVE: DurableObjectNamespace;
+  /** How many of them share the sockets (docs/events.md#scaling-the-sockets); absent: one. */
+  LIVE_SHARDS?: string;
+  /** Webhook deliveries waiting for their attempt (modules/webhooks/delivery.ts). */
+  WEBHOOK_QUEUE: Queue;
+  /** "true" lets webhooks be sent over http to loopback and private addresses: `npm run dev` only (.dev.vars). */
+  WEBHOOK_ALLOW_LOCAL?: string;
+  /** Live tickets (POST /api/live/tickets), by one user and from one address. */
+  LIMIT_LIVE_USER?: RateLimit;
+  LIMIT_LIVE_IP?: RateLimit;
 }
 
 /** MDClub's own front ends are served: settings under their original names (docs/options.md#mdclub-compatibility). */

@@ -79,6 +79,14 @@ const table = {
   MESSAGE_CANT_DELETE_NOT_AUTHOR: [209009, 403, "Only the sender can withdraw this message"],
   MESSAGE_CANT_DELETE_TIMEOUT: [209010, 403, "The time to withdraw this message has passed"],
   CANNOT_BLOCK_YOURSELF: [209011, 400, "You cannot block yourself"],
+  // Events leaving the database: webhooks and live sockets (docs/events.md), 211001-211099.
+  WEBHOOK_NOT_FOUND: [211001, 404, "Webhook not found"],
+  WEBHOOK_DELIVERY_NOT_FOUND: [211002, 404, "Webhook delivery not found"],
+  WEBHOOK_LIMIT_REACHED: [211003, 409, "The site has as many webhooks as it may have"],
+  WEBHOOK_INACTIVE: [211004, 409, "The webhook is not active"],
+  LIVE_TICKET_INVALID: [211005, 401, "The live ticket is unknown, used or expired"],
+  LIVE_UPGRADE_REQUIRED: [211006, 426, "This route answers WebSocket upgrades only"],
+  LIVE_FULL: [211007, 503, "No more live sockets can be opened now, try again later"],
 } as const satisfies Record<string, readonly [number, ContentfulStatusCode, string]>;
 
 export type ErrorName = keyof typeof table;

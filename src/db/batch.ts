@@ -198,6 +198,10 @@ export async function writeThenRead<const E extends BatchEntry>(
   return result;
 }
 
+/** The rows the writes among `results` changed, as D1 reports them (a select's rows report none). */
+export const changedRows = (results: unknown[]): number =>
+  results.reduce<number>((sum, result) => sum + ((result as Partial<D1Result>).meta?.changes ?? 0), 0);
+
 /** Runs writes as one round trip, none when there is nothing to write. */
 export async function commit(db: Db, writes: BatchEntry): Promise<void> {
   await batch(db, writes);

@@ -8,7 +8,7 @@ import { D1Meter } from "./meter";
 import { MeteredD1 } from "./metered-d1";
 
 export type { BatchEntry, BatchResult, Db, Lead } from "./batch";
-export { BatchRead, batch, commit, leadWaits, precede, readAs, settle, writeThenRead } from "./batch";
+export { BatchRead, batch, changedRows, commit, leadWaits, precede, readAs, settle, writeThenRead } from "./batch";
 export { D1Meter } from "./meter";
 export type { BatchQuery, BatchStatement } from "./row-mapping";
 export { Prebuilt } from "./row-mapping";

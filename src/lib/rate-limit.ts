@@ -20,6 +20,7 @@ export type LimitCategory =
   | "search"
   | "messages"
   | "inbox"
+  | "live"
   | "writes";
 
 type LimiterName = { [K in keyof Bindings]-?: NonNullable<Bindings[K]> extends RateLimit ? K : never }[keyof Bindings];
@@ -43,6 +44,7 @@ export const LIMITERS: Record<LimitCategory, { user?: LimiterName; ip: LimiterNa
   search: { user: "LIMIT_SEARCH_USER", ip: "LIMIT_SEARCH_IP" },
   messages: { user: "LIMIT_MESSAGES_USER", ip: "LIMIT_MESSAGES_IP" },
   inbox: { user: "LIMIT_INBOX_USER", ip: "LIMIT_INBOX_IP" },
+  live: { user: "LIMIT_LIVE_USER", ip: "LIMIT_LIVE_IP" },
   writes: { user: "LIMIT_WRITES_USER", ip: "LIMIT_WRITES_IP" },
 };
 
@@ -97,6 +99,7 @@ export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<str
     "PUT /api/user/blocks/:user_id",
     "DELETE /api/user/blocks/:user_id",
   ),
+  ...each("live", "POST /api/live/tickets"),
 ]);
 
 export const limitCategory = (route: string): LimitCategory => CATEGORY_OF_ROUTE.get(route) ?? "writes";

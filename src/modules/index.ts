@@ -9,6 +9,7 @@ import emails from "./emails/routes";
 import files from "./files/routes";
 import images from "./images/routes";
 import inbox from "./inbox/routes";
+import live from "./live/routes";
 import notifications from "./notifications/routes";
 import options from "./options/routes";
 import questions from "./questions/routes";
@@ -36,6 +37,7 @@ export const routers = [
   emails,
   inbox,
   blocks,
+  live,
 ];
 
 export const fileRouter = files;

@@ -34,6 +34,12 @@ interface TitledPostWrites {
   update(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number): BatchStatement;
 }
 
+/** Where a committed create or edit is handed, by id (the module's events: docs/events.md#one-event-path). */
+export interface PostCommitted {
+  created(db: Db, id: number): void;
+  updated(db: Db, id: number): void;
+}
+
 interface TitledPostBody {
   title?: string;
   content_markdown?: string;
@@ -51,6 +57,7 @@ export function titledPosts<
   records: ContentRecords<R, T, I>,
   writes: TitledPostWrites,
   editBody: z.ZodType<TitledPostBody>,
+  committed: PostCommitted,
 ) {
   const kind = entities[type];
   const idFilter = `${type}_id` as const;
@@ -119,7 +126,9 @@ export function titledPosts<
         ...recountStatements(db, type, created),
         indexNew(db, type, created, documentOf[type]({ title: body.title, ...content })),
       ];
-      return writeThenRead(db, statements, oneRecord(db, view, records, created, include));
+      const record = await writeThenRead(db, statements, oneRecord(db, view, records, created, include));
+      committed.created(db, (record as Record<string, unknown>)[kind.id.name] as number);
+      return record;
     },
 
     /**
@@ -152,7 +161,9 @@ export function titledPosts<
         const text = post as unknown as { title: string; content_rendered: string };
         statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
       }
-      return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
+      const record = await writeThenRead(db, statements, oneRecord(db, view, records, id, include));
+      if (statements.length > 0) committed.updated(db, id);
+      return record;
     },
   };
 }

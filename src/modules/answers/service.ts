@@ -20,6 +20,7 @@ import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
 import { now } from "../../lib/time";
+import { emit, emitNotified } from "../events/outbox";
 import { answerRecords } from "./records";
 import { insertAnswer, markAnswered, updateAnswer } from "./repo";
 import { type Answer, AnswerBody, type AnswerInclude } from "./schema";
@@ -95,7 +96,17 @@ export async function createAnswer(
     ...questionAnswered(db, questionId, created, author.user_id, time),
     indexNew(db, "answer", created, documentOf.answer(content)),
   ];
-  return writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
+  const answer = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
+  emit(db, "answer.created", { ids: [answer.answer_id] });
+  emitNotified(db, {
+    type: "question_answered",
+    column: "answer_id",
+    ids: [answer.answer_id],
+    receivers: { authorsOf: "question", ids: [questionId] },
+    sender_id: author.user_id,
+    create_time: time,
+  });
+  return answer;
 }
 
 /**
@@ -122,5 +133,7 @@ export async function editAnswer(
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   if (changes.content_rendered)
     writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));
-  return writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
+  const edited = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
+  if (writes.length > 0) emit(db, "answer.updated", { ids: [id] });
+  return edited;
 }

@@ -4,6 +4,7 @@
  * records, writes and edit body.
  */
 import { titledPosts } from "../../behaviours/content/titled-posts";
+import { postEvents } from "../events/outbox";
 import { articleRecords } from "./records";
 import { insertArticle, updateArticle } from "./repo";
 import { ArticleEditBody } from "./schema";
@@ -13,6 +14,7 @@ const articles = titledPosts(
   articleRecords,
   { insert: insertArticle, update: updateArticle },
   ArticleEditBody,
+  postEvents("article"),
 );
 
 export const {

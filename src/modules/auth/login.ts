@@ -26,6 +26,7 @@ import { isEmailAddress } from "../../lib/mail";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { claimedToken, TOKEN_LIFETIME } from "../../lib/token-claims";
+import { closeLiveSockets } from "../events/outbox";
 import { ensureAdminStatements } from "../users/bootstrap";
 import {
   accountKeySql,
@@ -161,4 +162,5 @@ export async function logout(c: Context<AppEnv>): Promise<void> {
   if (!tokenHash) return;
   await deleteToken(c.get("db"), tokenHash).run();
   await sessionsEnded(c.env, { tokenHash });
+  closeLiveSockets(c.get("db"), { tokenHash });
 }

@@ -12,6 +12,7 @@ import type { AppEnv } from "../../http/app-env";
 import { sessionsEnded } from "../../http/auth/revocation";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
+import { closeLiveSockets } from "../events/outbox";
 import { codeAddress, sendCode, verifyCode, wrongCode } from "./email-codes";
 import {
   byEmail,
@@ -63,4 +64,5 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
   });
   if (updated.length === 0) throw wrongCode();
   await sessionsEnded(c.env, { userIds: [account.user_id], time: now() });
+  closeLiveSockets(db, { userIds: [account.user_id] });
 }

@@ -16,6 +16,7 @@ import { mailConfigured, mailFailure, sendMail, welcomeMail } from "../../lib/ma
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { withDefaultAvatar } from "../avatars/service";
+import { emit } from "../events/outbox";
 import { ensureAdminStatements } from "../users/bootstrap";
 import { indexNewUser } from "../users/repo";
 import { codeAddress, sendCode, verifyCode } from "./email-codes";
@@ -83,6 +84,7 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   });
   // A refused insert fails the whole batch: one that ran has inserted the user.
   const user = written.inserted[0] as Caller;
+  emit(db, "user.created", { ids: [user.user_id] });
 
   const options = mailSettings(c);
   // A failing welcome mail never fails the registration

@@ -15,6 +15,7 @@ import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
 import { now } from "../../lib/time";
+import { commentNotified, emit, emitNotified } from "../events/outbox";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
 import { type Comment, CommentBody, CommentEditBody, type CommentInclude } from "./schema";
@@ -69,7 +70,15 @@ export async function editComment(
   assertAuthorMay("comment", "edit", comment, caller, view.options, time);
 
   const { content } = parseBody(CommentEditBody, raw);
-  return getComment(db, view, id, include, content === undefined ? [] : [updateContent(db, id, content, time)]);
+  const edited = await getComment(
+    db,
+    view,
+    id,
+    include,
+    content === undefined ? [] : [updateContent(db, id, content, time)],
+  );
+  if (content !== undefined) emit(db, "comment.updated", { ids: [id] });
+  return edited;
 }
 
 /** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
@@ -101,6 +110,15 @@ export async function commentOn(
   const live = await batch(db, selectLive(db, target, id));
   if (live.length === 0) throw new ApiError(target.notFound);
   const { content } = parseBody(CommentBody, raw);
-  const { created, writes } = postComment(db, target.type, id, userId, content, now());
-  return writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
+  const time = now();
+  const { created, writes } = postComment(db, target.type, id, userId, content, time);
+  const comment = await writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
+  emit(db, "comment.created", { ids: [comment.comment_id] });
+  emitNotified(db, {
+    ...commentNotified(target.type, comment.comment_id),
+    receivers: { authorsOf: target.type, ids: [id] },
+    sender_id: userId,
+    create_time: time,
+  });
+  return comment;
 }

@@ -17,7 +17,9 @@ import { assertAuthorMay } from "../../domain/permissions";
 import type { View } from "../../http/view";
 import { deleteImageSet } from "../../lib/storage";
 import { now } from "../../lib/time";
+import { emit } from "../events/outbox";
 import { deleteImageFiles, deleteItemImages, selectItemImages } from "../images/item-images";
+import { emitDeletionNotices, emitMoved } from "./events";
 import { type LifecycleRecord, recordKinds } from "./records";
 import { selectTargets, selectTargetsStatement, type TargetRow } from "./repo";
 
@@ -70,6 +72,7 @@ export async function move(
     where: action === "trash" ? gt(kind.trash, 0) : eq(kind.trash, 0),
   };
   const records = await writeThenRead(db, writes, recordsByIds(db, view, recordKinds[type], source, ids, include));
+  emitMoved(db, action, targets.type, rows, records, time, actor.user_id);
   if (!targets.single) return records;
   const [record] = records;
   if (record) return record;
@@ -117,6 +120,8 @@ export async function remove(
     ...deleteItemImages(db, type, rows.map(idOf(type))),
   ];
   await commit(db, deleteStatements(db, type, inListedOrder(targets, rows), time, extra));
+  emit(db, `${type}.deleted`, { rows });
+  emitDeletionNotices(db, type, rows, caller.user_id, time);
   const images = found.images ?? [];
   // Only once the rows are gone: a failed batch must not leave rows pointing at deleted files.
   if (images.length) files.waitUntil(deleteImageFiles(files.bucket, images));

@@ -69,6 +69,9 @@ export const NotificationSchema = z
       }),
     create_time: int(),
     read_time: int().openapi({ description: "0 while unread" }),
+    webhook_id: int()
+      .optional()
+      .openapi({ description: "only for webhook_disabled: the endpoint that was stopped (docs/events.md)" }),
     relationships: relationships({
       receiver: related(UserSummarySchema, "the receiver"),
       sender: related(UserSummarySchema, "the sender"),

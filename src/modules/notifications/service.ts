@@ -5,86 +5,39 @@
  * of the caller's `notification_unread` and, for the batch read, the records it answers with.
  */
 import { itemsByIds, loadPage, type Page } from "../../behaviours/content/page";
-import { presentRecord, type Relationships } from "../../behaviours/content/present";
-import { type Relation, statementRelation } from "../../behaviours/content/relations";
-import type { IdSource } from "../../behaviours/id-source";
 import type { NotificationType } from "../../behaviours/notification-events";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { batch, commit, type Db, readAs, writeThenRead } from "../../db/client";
+import { type BatchEntry, type BatchResult, type BatchStatement, batch, changedRows, type Db } from "../../db/client";
 import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
+import { emit } from "../events/outbox";
+import { notificationRelation, presentNotification } from "./present";
 import {
   countUnread,
   markRead,
   type NotificationFilter,
-  type NotificationRow,
   notificationsOf,
   ownNotifications,
-  relatedSummary,
   removeNotifications,
-  selectRelated,
 } from "./repo";
 import type { Notification, NotificationInclude, NotificationPageQueryInput } from "./schema";
 
-/** The includes of notifications: one statement per name over their ids, in the batch of the rows themselves. */
-function notificationRelation(
+/**
+ * The caller's change (its statement, then the recount of their counter: repo.ts), then `read` in the same batch; the
+ * counter goes to the caller's own live stream when a notification changed (docs/events.md).
+ */
+async function ownChange<const E extends BatchEntry>(
   db: Db,
-  view: View,
-  include: Set<NotificationInclude>,
-): ((ids: IdSource) => Relation) | null {
-  if (include.size === 0) return null;
-  const names = [...include];
-  return (ids) =>
-    statementRelation(
-      readAs(
-        names.map((name) =>
-          readAs(selectRelated(db, name, ids), (rows) => [name, new Map(rows.map((row) => [row.nid, row]))] as const),
-        ),
-        (found) => {
-          return (id) =>
-            Object.fromEntries(
-              found.map(([name, rows]) => {
-                const row = rows.get(id);
-                return [name, row ? relatedSummary(name, row, view) : null];
-              }),
-            );
-        },
-      ),
-    );
+  caller: CallerId,
+  [change, recount]: BatchStatement[],
+  read: E,
+): Promise<BatchResult<E>> {
+  const found = await batch(db, { changed: change, recount, read });
+  if (changedRows([found.changed]) > 0) emit(db, "unread.updated", { users: [caller.user_id] });
+  return found.read;
 }
-
-/**
- * The item a `*_deleted` kind deleted: its key is left out of relationships
- * (docs/decisions.md#the-deleted-item-has-no-relationship-key).
- */
-const deletedKey: Partial<Record<NotificationType, NotificationInclude>> = {
-  question_deleted: "question",
-  article_deleted: "article",
-  answer_deleted: "answer",
-  comment_deleted: "comment",
-};
-
-/**
- * The record: every column but content_deleted, which only the *_deleted kinds carry, as the deleted item's record
- * (delete_time for administrators only, via presentRecord); the other kinds have no such key (docs/notifications.md).
- */
-const presentNotification =
-  (view: View) =>
-  (row: NotificationRow, relationships: Relationships | undefined): Notification => {
-    const { content_deleted, ...columns } = row;
-    const deleted = deletedKey[row.type as NotificationType];
-    const snapshot =
-      deleted && content_deleted && presentRecord(JSON.parse(content_deleted) as { delete_time: number }, view);
-    const shown =
-      relationships && Object.fromEntries(Object.entries(relationships).filter(([name]) => name !== deleted));
-    return {
-      ...columns,
-      ...(snapshot && { content_deleted: snapshot }),
-      ...(shown && { relationships: shown }),
-    } as Notification;
-  };
 
 /** `read`: absent → all; `true` → read ones; any other value → unread ones (docs/operations.md#notifications). */
 export const readFilter = (read: string | undefined): boolean | undefined =>
@@ -132,8 +85,9 @@ export async function readNotifications(
   single: boolean,
   include: Set<NotificationInclude>,
 ): Promise<Page<Notification>> {
-  const data = await writeThenRead(
+  const data = await ownChange(
     db,
+    caller,
     markRead(db, caller.user_id, now(), { ids }),
     itemsByIds(
       db,
@@ -153,12 +107,12 @@ export async function readAllNotifications(
   caller: CallerId,
   type: NotificationType | undefined,
 ): Promise<void> {
-  await commit(db, markRead(db, caller.user_id, now(), { type }));
+  await ownChange(db, caller, markRead(db, caller.user_id, now(), { type }), null);
 }
 
 /** DELETE /notifications/{ids}: the caller's among `ids`; others' are silently skipped. */
 export async function deleteNotifications(db: Db, caller: CallerId, ids: number[]): Promise<void> {
-  await commit(db, removeNotifications(db, caller.user_id, { ids }));
+  await ownChange(db, caller, removeNotifications(db, caller.user_id, { ids }), null);
 }
 
 /** DELETE /notifications: all the caller's (of a type). */
@@ -167,5 +121,5 @@ export async function deleteAllNotifications(
   caller: CallerId,
   type: NotificationType | undefined,
 ): Promise<void> {
-  await commit(db, removeNotifications(db, caller.user_id, { type }));
+  await ownChange(db, caller, removeNotifications(db, caller.user_id, { type }), null);
 }

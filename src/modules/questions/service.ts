@@ -4,6 +4,7 @@
  * (behaviours/content/titled-posts.ts) over the question records, writes and edit body.
  */
 import { titledPosts } from "../../behaviours/content/titled-posts";
+import { postEvents } from "../events/outbox";
 import { questionRecords } from "./records";
 import { insertQuestion, updateQuestion } from "./repo";
 import { QuestionEditBody } from "./schema";
@@ -13,6 +14,7 @@ const questions = titledPosts(
   questionRecords,
   { insert: insertQuestion, update: updateQuestion },
   QuestionEditBody,
+  postEvents("question"),
 );
 
 export const {

@@ -13,6 +13,7 @@ import type { View } from "../../http/view";
 import { paginate, parsePage } from "../../lib/pagination";
 import { now } from "../../lib/time";
 import { zodToApiError } from "../../lib/validation";
+import { emit } from "../events/outbox";
 import { groupRelation, reportRelation } from "./relations";
 import { deleteReportsOn, groupStatements, insertReport, type ReportRow, reportsOf, selectTargets } from "./repo";
 import {
@@ -61,6 +62,7 @@ export async function createReport(
   });
   if (!found) throw new ApiError(kind.notFound);
   if (!row) throw new ApiError("ALREADY_REPORTED");
+  emit(db, "report.created", { report: presentReport(row, undefined) });
   if (include.size === 0) return presentReport(row, undefined);
   // The reporter (the caller) and the target were read with the insert: nothing more to load.
   const relationships: Relationships = {};

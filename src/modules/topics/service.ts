@@ -10,6 +10,7 @@ import { ApiError, validationError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
 import { entities } from "../../domain/entities";
 import type { View } from "../../http/view";
+import { emit } from "../events/outbox";
 import { topicRecords } from "./records";
 import { insertTopic, liveTopicNamed, sameName, selectForEdit, topicHolds, updateTopic } from "./repo";
 import type { Topic, TopicChanges, TopicInclude } from "./schema";
@@ -62,6 +63,7 @@ export async function createTopic(
   });
   const [record] = records;
   if (inserted.length === 0 || !record) throw nameTaken();
+  emit(db, "topic.created", { ids: [record.topic_id] });
   return record;
 }
 
@@ -88,6 +90,7 @@ export async function editTopic(
   if (found.owner && found.owner.length > 0) throw nameTaken();
   const [record] = found.after;
   if (!record) throw new Error(`Topic ${id}, found before its edit, is missing after it`);
+  if (found.update) emit(db, "topic.updated", { ids: [id] });
   return record;
 }
 

@@ -5,7 +5,7 @@
  * records, and the statements are behaviours/followable.ts's.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { type FollowTarget, follow, unfollow } from "../../behaviours/followable";
+import type { FollowTarget } from "../../behaviours/followable";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
 import { pageOf } from "../../http/list-routes";
@@ -13,7 +13,7 @@ import { loginRequired, requireUser } from "../../http/middleware/context";
 import { authSecurity, okResponse, pageResponse, underEntity } from "../../http/openapi";
 import { viewOf } from "../../http/view";
 import { FollowerCountSchema, UserPageQuery, UserSchema, userIncludesOf } from "./schema";
-import { listFollowers } from "./service";
+import { followTarget, listFollowers, unfollowTarget } from "./service";
 
 export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowTarget) {
   const { path, params, tags, noun, idOf } = underEntity(target, "followers");
@@ -52,7 +52,12 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
       responses: okResponse(FollowerCountSchema),
     }),
     async (c) => {
-      const follower_count = await follow(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
+      const follower_count = await followTarget(
+        c.get("db"),
+        target,
+        requireUser(c).user_id,
+        idOf(c.req.valid("param")),
+      );
       return ok(c, { follower_count });
     },
   );
@@ -71,7 +76,12 @@ export function mountFollowerRoutes(router: OpenAPIHono<AppEnv>, target: FollowT
       responses: okResponse(FollowerCountSchema),
     }),
     async (c) => {
-      const follower_count = await unfollow(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
+      const follower_count = await unfollowTarget(
+        c.get("db"),
+        target,
+        requireUser(c).user_id,
+        idOf(c.req.valid("param")),
+      );
       return ok(c, { follower_count });
     },
   );

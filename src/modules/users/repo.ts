@@ -73,16 +73,22 @@ export function updatePreferences(
   return db.update(users).set(changes).where(eq(users.user_id, userId));
 }
 
-/** Disabling keeps the time of the first disable when a user is disabled again. */
+/** Disabling keeps the time of the first disable when a user is disabled again. Answers the users it disabled. */
 export function disableUsers(db: Db, ids: number[], time: number) {
   return db
     .update(users)
     .set({ disable_time: time })
-    .where(and(inIds(users.user_id, ids), equalsUnindexed(users.disable_time, 0)));
+    .where(and(inIds(users.user_id, ids), equalsUnindexed(users.disable_time, 0)))
+    .returning({ user_id: users.user_id });
 }
 
+/** Answers the users it enabled (those that were disabled). */
 export function enableUsers(db: Db, ids: number[]) {
-  return db.update(users).set({ disable_time: 0 }).where(inIds(users.user_id, ids));
+  return db
+    .update(users)
+    .set({ disable_time: 0 })
+    .where(and(inIds(users.user_id, ids), gt(users.disable_time, 0)))
+    .returning({ user_id: users.user_id });
 }
 
 export function deleteTokensOf(db: Db, ids: number[]) {

@@ -6,11 +6,14 @@
 import { type Page, type PageQuery, pageOf, recordsByIds } from "../../behaviours/content/page";
 import { userExists } from "../../behaviours/content/repo";
 import {
+  type FollowCommitted,
   type FollowTarget,
+  follow,
   followersJoin,
   followingJoin,
   followTargets,
   selectTarget,
+  unfollow,
 } from "../../behaviours/followable";
 import { documentOf, reindex } from "../../behaviours/searchable";
 import type { Caller } from "../../core/caller";
@@ -19,6 +22,7 @@ import { type BatchRead, type BatchStatement, batch, type Db, readAs, writeThenR
 import type { View } from "../../http/view";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
+import { closeLiveSockets, emit } from "../events/outbox";
 import { presentUser } from "./present";
 import { userRecords, userRelationships } from "./records";
 import {
@@ -142,7 +146,9 @@ export async function editProfile(
     updateProfile(db, id, profile, now()),
     ...reindex(db, "user", id, documentOf.user({ ...row, ...profile })),
   );
-  return writeThenRead(db, writes, oneUser(db, view, id, include));
+  const user = await writeThenRead(db, writes, oneUser(db, view, id, include));
+  emit(db, "user.updated", { ids: [id] });
+  return user;
 }
 
 /**
@@ -150,7 +156,7 @@ export async function editProfile(
  * logged out at once. An administrator cannot disable themself
  * (docs/decisions.md#administrators-cannot-disable-themselves).
  */
-export function disable(
+export async function disable(
   db: Db,
   view: View,
   adminId: number,
@@ -158,11 +164,25 @@ export function disable(
   include: Set<UserInclude>,
 ): Promise<User[]> {
   if (ids.includes(adminId)) throw validationError({ user_id: "an administrator cannot disable themself" });
-  return writeThenRead(db, [disableUsers(db, ids, now()), deleteTokensOf(db, ids)], usersByIds(db, view, ids, include));
+  const { disabled, users } = await batch(db, {
+    disabled: disableUsers(db, ids, now()),
+    tokens: deleteTokensOf(db, ids),
+    users: usersByIds(db, view, ids, include),
+  });
+  const done = disabled.map((user) => user.user_id);
+  if (done.length) emit(db, "user.disabled", { ids: done });
+  closeLiveSockets(db, { userIds: ids });
+  return users;
 }
 
-export function enable(db: Db, view: View, ids: number[], include: Set<UserInclude>): Promise<User[]> {
-  return writeThenRead(db, enableUsers(db, ids), usersByIds(db, view, ids, include));
+export async function enable(db: Db, view: View, ids: number[], include: Set<UserInclude>): Promise<User[]> {
+  const { enabled, users } = await batch(db, {
+    enabled: enableUsers(db, ids),
+    users: usersByIds(db, view, ids, include),
+  });
+  const done = enabled.map((user) => user.user_id);
+  if (done.length) emit(db, "user.updated", { ids: done });
+  return users;
 }
 
 /** A path naming one id answers that user (201003 when missing); a list answers the users found. */
@@ -172,3 +192,23 @@ export function oneOrAll(users: User[], single: boolean): User | User[] {
   if (!user) throw new ApiError("USER_NOT_FOUND");
   return user;
 }
+
+/** `follow.created` or `follow.deleted` with the new follower count, when the write changed a follow. */
+const followChanged =
+  (
+    db: Db,
+    type: "follow.created" | "follow.deleted",
+    target: FollowTarget,
+    userId: number,
+    id: number,
+  ): FollowCommitted =>
+  (follower_count, changed) => {
+    const subject = { followable_type: target.type, followable_id: id, user_id: userId, follower_count };
+    if (changed) emit(db, type, subject);
+  };
+
+export const followTarget = (db: Db, target: FollowTarget, userId: number, id: number) =>
+  follow(db, target, userId, id, followChanged(db, "follow.created", target, userId, id));
+
+export const unfollowTarget = (db: Db, target: FollowTarget, userId: number, id: number) =>
+  unfollow(db, target, userId, id, followChanged(db, "follow.deleted", target, userId, id));

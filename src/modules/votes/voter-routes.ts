@@ -3,7 +3,7 @@
  * `/{resource}/{id}/voters`. Mounted by each votable kind's module through modules/capabilities.ts.
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { unvote, type VoteTarget, vote } from "../../behaviours/votable";
+import type { VoteTarget } from "../../behaviours/votable";
 import { ApiError } from "../../core/errors";
 import type { AppEnv } from "../../http/app-env";
 import { ok } from "../../http/envelope";
@@ -13,7 +13,7 @@ import { authSecurity, jsonBody, okResponse, pageResponse, underEntity } from ".
 import { viewOf } from "../../http/view";
 import { UserSchema, userIncludesOf } from "../users/schema";
 import { VoteBody, VoteCountsSchema, VoterPageQuery } from "./schema";
-import { listVoters } from "./service";
+import { castVote, listVoters, withdrawVote } from "./service";
 
 export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget) {
   const { path, params, tags, noun, idOf } = underEntity(target, "voters");
@@ -54,7 +54,7 @@ export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget
       responses: okResponse(VoteCountsSchema),
     }),
     async (c) => {
-      const counts = await vote(
+      const counts = await castVote(
         c.get("db"),
         target,
         requireUser(c).user_id,
@@ -85,7 +85,7 @@ export function mountVoterRoutes(router: OpenAPIHono<AppEnv>, target: VoteTarget
       responses: okResponse(VoteCountsSchema),
     }),
     async (c) => {
-      const counts = await unvote(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
+      const counts = await withdrawVote(c.get("db"), target, requireUser(c).user_id, idOf(c.req.valid("param")));
       return ok(c, counts);
     },
   );
