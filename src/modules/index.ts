@@ -18,6 +18,7 @@ import search from "./search/routes";
 import stats from "./stats/routes";
 import topics from "./topics/routes";
 import users from "./users/routes";
+import webhooks from "./webhooks/routes";
 
 export const routers = [
   options,
@@ -38,6 +39,7 @@ export const routers = [
   inbox,
   blocks,
   live,
+  webhooks,
 ];
 
 export const fileRouter = files;
