@@ -1,6 +1,6 @@
 /**
- * Worker entry: the HTTP API, the hourly clean-up of expired tokens, codes and throttle events, and the live hubs'
- * Durable Object class (docs/events.md).
+ * Worker entry: the HTTP API, the hourly clean-up of expired tokens, codes, throttle events and old webhook attempts,
+ * the webhook queues' consumer, and the live hubs' Durable Object class (docs/events.md).
  */
 import { createApp } from "./app";
 import type { Bindings } from "./core/env";
@@ -9,6 +9,9 @@ import { beginAttempt } from "./http/attempt";
 import { credentialOf } from "./http/credential";
 import { overrideMethod } from "./lib/method-override";
 import { purgeExpired } from "./modules/auth/cleanup";
+import { purgeDeliveryLog } from "./modules/webhooks/cleanup";
+import { consumeWebhooks } from "./modules/webhooks/delivery";
+import type { DeliveryMessage } from "./modules/webhooks/messages";
 
 export { LiveHub } from "./modules/live/hub";
 
@@ -35,5 +38,7 @@ export default {
   fetch: (request: Request, env: Bindings, ctx: ExecutionContext) => serve(overrideMethod(request), env, ctx),
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(purgeExpired(backgroundDb(env.DB)));
+    ctx.waitUntil(purgeDeliveryLog(backgroundDb(env.DB)));
   },
-} satisfies ExportedHandler<Bindings>;
+  queue: (batch, env) => consumeWebhooks(batch, env),
+} satisfies ExportedHandler<Bindings, DeliveryMessage>;
