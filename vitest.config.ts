@@ -4,10 +4,11 @@ import { freePort } from "./scripts/lib/free-port.mjs";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle");
-  // The test mail servers' ports (test/global-setup.ts), chosen here and handed to both sides: the global setup
-  // (Node) listens on them, the Worker connects to them.
+  // The ports of the test mail servers and of the webhook receiver (test/global-setup.ts), chosen here and handed to
+  // both sides: the global setup (Node) listens on them, the Worker connects to them.
   process.env.TEST_SMTP_PORT ??= String(await freePort());
   process.env.TEST_MAILBOX_PORT ??= String(await freePort());
+  process.env.TEST_WEBHOOK_PORT ??= String(await freePort());
   return {
     plugins: [
       cloudflareTest({
@@ -17,6 +18,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             TEST_SMTP_PORT: process.env.TEST_SMTP_PORT,
             TEST_MAILBOX_URL: `http://127.0.0.1:${process.env.TEST_MAILBOX_PORT}`,
+            TEST_WEBHOOK_RECEIVER: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
             ADMIN_USERNAME: "root",
             ADMIN_EMAIL: "root@example.test",
             ADMIN_PASSWORD: "root-password",

@@ -1,6 +1,6 @@
 /**
- * Runs in Node before the suite: a real SMTP server on loopback that the Worker sends mail to, and a small
- * HTTP mailbox the tests read it from. `GET /messages?to=<address>&count=<n>` waits (up to 5 s) until n
+ * Runs in Node before the suite: a real SMTP server on loopback that the Worker sends mail to, a small HTTP
+ * mailbox the tests read it from, and a webhook receiver. `GET /messages?to=<address>&count=<n>` waits (up to 5 s) until n
  * messages for that address have arrived, so tests never sleep.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -55,9 +55,62 @@ function serveMailbox(req: IncomingMessage, res: ServerResponse) {
   waiters.add(check);
 }
 
+/**
+ * A webhook receiver on loopback (docs/events.md#webhooks): `POST /hooks/<name>` is answered with the next status of
+ * the name's script (`PUT /scripts/<name>` with a JSON list; the last one repeats; 200 without one) and recorded;
+ * `GET /received/<name>?count=<n>` waits (up to 5 s) for n requests and answers them all, headers and body as sent.
+ */
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+const received = new Map<string, Received[]>();
+const scripts = new Map<string, number[]>();
+const hookWaiters = new Set<() => void>();
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+async function serveHooks(req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? "/", "http://receiver");
+  const [, kind, name = ""] = url.pathname.split("/");
+  const body = await readAll(req);
+  if (kind === "scripts") {
+    scripts.set(name, JSON.parse(body));
+    res.writeHead(204).end();
+  } else if (kind === "hooks") {
+    const script = scripts.get(name) ?? [200];
+    const status = script.length > 1 ? (script.shift() as number) : (script[0] as number);
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)]));
+    received.set(name, [...(received.get(name) ?? []), { headers, body, status }]);
+    for (const waiter of [...hookWaiters]) waiter();
+    res.writeHead(status, status >= 300 && status < 400 ? { location: "http://127.0.0.1/elsewhere" } : {}).end();
+  } else {
+    const count = Number(url.searchParams.get("count") ?? 1);
+    const reply = () => {
+      hookWaiters.delete(check);
+      clearTimeout(timer);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received.get(name) ?? []));
+    };
+    const check = () => {
+      if ((received.get(name)?.length ?? 0) >= count) reply();
+    };
+    const timer = setTimeout(reply, 5000);
+    hookWaiters.add(check);
+    check();
+  }
+}
+
 export default async function setup() {
   const smtpPort = Number(process.env.TEST_SMTP_PORT);
   const mailboxPort = Number(process.env.TEST_MAILBOX_PORT);
+  const hooksPort = Number(process.env.TEST_WEBHOOK_PORT);
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
@@ -75,10 +128,13 @@ export default async function setup() {
     },
   });
   const mailbox = createServer(serveMailbox);
+  const hooks = createServer((req, res) => void serveHooks(req, res));
   await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
   await new Promise<void>((resolve) => mailbox.listen(mailboxPort, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => hooks.listen(hooksPort, "127.0.0.1", resolve));
   return async () => {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
     await new Promise<void>((resolve) => mailbox.close(() => resolve()));
+    await new Promise<void>((resolve) => hooks.close(() => resolve()));
   };
 }
