@@ -1913,6 +1913,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/live/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get a ticket for a live socket
+         * @description A single-use ticket, valid 30 seconds, that opens one socket as the caller (GET /api/live?ticket=…): their notifications, unread counts and messages, and public channels. Logging out closes the sockets opened under that token; a password change or a disabled account closes all of them.
+         */
+        post: operations["createLiveTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a live socket (WebSocket)
+         * @description Upgrades to a WebSocket (without `Upgrade: websocket`: 426, 211006). With a ticket the socket is the member's own stream besides public channels; without, public channels only. A used, unknown or expired ticket is 401 (211005). Messages are `{id, type, time, data}`; the client sends `{"subscribe": ["question:12"]}` or `{"unsubscribe": [...]}`; see docs/events.md for types, limits and `last_event_id`.
+         */
+        get: operations["openLiveSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks (administrators)
+         * @description Newest first. Secrets are never listed.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook (administrators)
+         * @description An https endpoint on a public address (200001 on `url` otherwise), the event types it receives (all by default), active unless `active: false`. The answer carries its `whsec_` secret, shown only here. At most 20 webhooks (211003).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook (administrators)
+         * @description 211001 when there is none.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook (administrators)
+         * @description With its delivery log; attempts already queued are dropped. 211001 when there is none.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook (administrators)
+         * @description Only the fields sent change. `active: true` restarts a stopped endpoint; `rotate_secret: true` answers a new secret (shown only here) and signs with both for 24 hours.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts (administrators)
+         * @description Every attempt, newest first: event id and type, time, status code, duration, error. Kept 30 days.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an attempt's event again (administrators)
+         * @description Queues the event again for the endpoint, same `webhook-id`, signed anew; its attempts are logged as a redelivery. 211002 for an unknown attempt or an expired event, 211004 for a stopped endpoint.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2544,7 +2676,7 @@ export interface components {
             /** @description the user whose action caused it */
             sender_id: number;
             /** @enum {string} */
-            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
             /** @description article; 0 when the kind carries none */
             article_id: number;
             /** @description question; 0 when the kind carries none */
@@ -2560,6 +2692,8 @@ export interface components {
             create_time: number;
             /** @description 0 while unread */
             read_time: number;
+            /** @description only for webhook_disabled: the endpoint that was stopped (docs/events.md) */
+            webhook_id?: number;
             /** @description present when `include` asks for any; for a *_deleted kind the deleted item's key is absent */
             relationships?: {
                 /** @description when asked: the receiver; null when its id is 0 or it is missing or trashed */
@@ -2790,6 +2924,55 @@ export interface components {
                 sender?: components["schemas"]["UserSummary"];
                 receiver?: components["schemas"]["UserSummary"];
             };
+        };
+        LiveTicket: {
+            /** @description opens one socket: GET /api/live?ticket=… */
+            ticket: string;
+            /** @description when it stops working, 30 s after now */
+            expire_time: number;
+        };
+        Webhook: {
+            webhook_id: number;
+            url: string;
+            /** @description empty: every type a webhook may receive */
+            event_types: string[];
+            /** @description false: nothing is sent (stopped by hand, or see disabled_reason) */
+            active: boolean;
+            /**
+             * @description `gone`: it answered 410; `failing`: every attempt failed for 3 days; '' otherwise
+             * @enum {string}
+             */
+            disabled_reason: "" | "gone" | "failing";
+            /** @description when its current run of failed attempts began; 0 after a success */
+            failing_since: number;
+            /** @description after a rotation, until when the previous secret signs too (a second signature); 0 otherwise */
+            previous_secret_expire_time: number;
+            create_time: number;
+            update_time: number;
+        };
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description `whsec_…`: shown only here; deliveries are signed with it */
+            secret: string;
+        };
+        WebhookEdited: components["schemas"]["Webhook"] & {
+            /** @description only after `rotate_secret`: the new secret, shown only here */
+            secret?: string;
+        };
+        WebhookDelivery: {
+            delivery_id: number;
+            webhook_id: number;
+            /** @description the `webhook-id` header: the same on every attempt of the event */
+            event_id: string;
+            event_type: string;
+            /** @description 1 for the first attempt (of a delivery or a redelivery), then up */
+            attempt: number;
+            redelivery: boolean;
+            /** @description the endpoint's HTTP status; 0 when there was none */
+            status_code: number;
+            duration_ms: number;
+            /** @description why the attempt failed; '' for a 2xx */
+            error: string;
+            create_time: number;
         };
     };
     responses: never;
@@ -8553,7 +8736,7 @@ export interface operations {
                 /** @description comma-separated: receiver, sender, article, question, answer, comment, reply; unknown names are ignored */
                 include?: string;
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
                 /** @description `true`: read ones only; any other value: unread ones only; absent: all */
                 read?: string;
             };
@@ -8601,7 +8784,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
             };
             header?: never;
             path?: never;
@@ -8647,7 +8830,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
             };
             header?: never;
             path?: never;
@@ -8695,7 +8878,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
             };
             header?: never;
             path?: never;
@@ -9594,6 +9777,443 @@ export interface operations {
                 };
             };
             /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLiveTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["LiveTicket"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openLiveSocket: {
+        parameters: {
+            query?: {
+                /** @description from POST /api/live/tickets: the socket is the member's; without it, anonymous */
+                ticket?: string;
+                /** @description the last event seen: what came after it is sent first, or `live.reload` */
+                last_event_id?: string;
+                /** @description channels to hold from the start, comma-separated (as a subscribe message would) */
+                channels?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description switching to the WebSocket protocol */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Webhook"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description https, to a public address: no loopback, private or link-local address, no local name
+                     * @example https://hooks.example.com/mdclub
+                     */
+                    url: string;
+                    /** @description the event types it receives; empty: every type a webhook may receive (docs/events.md) */
+                    event_types?: ("question.created" | "question.updated" | "question.trashed" | "question.untrashed" | "question.deleted" | "answer.created" | "answer.updated" | "answer.trashed" | "answer.untrashed" | "answer.deleted" | "article.created" | "article.updated" | "article.trashed" | "article.untrashed" | "article.deleted" | "comment.created" | "comment.updated" | "comment.trashed" | "comment.untrashed" | "comment.deleted" | "topic.created" | "topic.updated" | "topic.trashed" | "topic.untrashed" | "topic.deleted" | "vote.updated" | "follow.created" | "follow.deleted" | "report.created" | "user.created" | "user.updated" | "user.disabled")[];
+                    /** @description default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description https, to a public address: no loopback, private or link-local address, no local name
+                     * @example https://hooks.example.com/mdclub
+                     */
+                    url?: string;
+                    /** @description the event types it receives; empty: every type a webhook may receive (docs/events.md) */
+                    event_types?: ("question.created" | "question.updated" | "question.trashed" | "question.untrashed" | "question.deleted" | "answer.created" | "answer.updated" | "answer.trashed" | "answer.untrashed" | "answer.deleted" | "article.created" | "article.updated" | "article.trashed" | "article.untrashed" | "article.deleted" | "comment.created" | "comment.updated" | "comment.trashed" | "comment.untrashed" | "comment.deleted" | "topic.created" | "topic.updated" | "topic.trashed" | "topic.untrashed" | "topic.deleted" | "vote.updated" | "follow.created" | "follow.deleted" | "report.created" | "user.created" | "user.updated" | "user.disabled")[];
+                    /** @description true again clears disabled_reason and failing_since */
+                    active?: boolean;
+                    /** @description true: a new secret, shown in the answer; the previous one signs too for 24 hours */
+                    rotate_secret?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["WebhookEdited"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description the event queued again for the endpoint */
+                        data: {
+                            event_id: string;
+                            webhook_id: number;
+                        };
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,8 @@ export interface World {
   image: string;
   /** A private message from `other` to `user`, unread, reported by `user`. */
   message: number;
+  webhook: number;
+  delivery: number;
 }
 
 /** Authors may edit and delete their own content at any time, so only access decides an author route. */
@@ -99,6 +101,24 @@ export async function buildWorld(): Promise<World> {
   )
     .bind(message, user.user_id, "unwanted", time)
     .run();
+  // A stopped endpoint with one logged attempt: what the webhook routes act on, and nothing is ever sent to it.
+  const webhook = (await env.DB.prepare(
+    `INSERT INTO webhooks (url, event_types, active, secret, create_time, update_time)
+     VALUES ('https://hooks.example.com/world', '[]', 0, 'whsec_d29ybGQ=', ?, ?) RETURNING webhook_id AS id`,
+  )
+    .bind(time, time)
+    .first<{ id: number }>())!.id;
+  const delivery = (await env.DB.prepare(
+    `INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, attempt, status_code, create_time)
+     VALUES (?, 'evt_world', 'question.created', 1, 500, ?) RETURNING delivery_id AS id`,
+  )
+    .bind(webhook, time)
+    .first<{ id: number }>())!.id;
+  await env.DB.prepare(
+    "INSERT INTO webhook_events (event_id, event_type, body, create_time) VALUES ('evt_world', 'question.created', '{}', ?)",
+  )
+    .bind(time)
+    .run();
   return {
     user,
     other,
@@ -113,6 +133,8 @@ export async function buildWorld(): Promise<World> {
     notification,
     image,
     message,
+    webhook,
+    delivery,
   };
 }
 
@@ -157,6 +179,8 @@ export function pathValue(world: World, name: string): string {
     reportable_id: world.question,
     key: world.image.replace(".", "_"),
     message_id: world.message,
+    webhook_id: world.webhook,
+    delivery_id: world.delivery,
   };
   const value = ids[name] ?? ids[name.replace(/_ids$/, "_id")];
   if (value === undefined) throw new Error(`no fixture for path parameter ${name}: add one to test/helpers/world.ts`);
