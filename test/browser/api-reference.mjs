@@ -10,19 +10,9 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startDev } from "../../scripts/lib/dev-server.mjs";
 import { freePort } from "../../scripts/lib/free-port.mjs";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 
 const TITLE = "MDClub-compatible community API";
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-// The flags a closed network needs: without the background-networking ones Chromium keeps calling Google's hosts.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 function check(condition, message) {
   if (!condition) throw new Error(message);

@@ -6,17 +6,7 @@
 import { chromium } from "playwright-core";
 import { api } from "../../bench/lib/api";
 import { liveWorld } from "../../bench/lib/live-world";
-
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
 
 /** What a front end does to stay live, in a page's few lines: ticket, socket, render what comes. */
 const PAGE = `<!doctype html>
