@@ -31,10 +31,14 @@ export const LIMITS = {
 /** Close codes the hub uses besides the protocol's own (1008 policy, 1009 too big). */
 export const CLOSE_SESSION_ENDED = 4001;
 
-const Channel = z.string().regex(CHANNEL_PATTERN, "a channel is question:<id>, article:<id> or topic:<id>");
-
-/** A list of channels, as a `channels` query or a message's list carries it: at most the limit, each valid. */
-export const ChannelList = z.array(Channel).max(LIMITS.channels, `at most ${LIMITS.channels} channels`);
+/** A list of channels, as a message carries it: at most the limit, each valid (an error names the list). */
+export const ChannelList = z
+  .array(z.string())
+  .max(LIMITS.channels, `at most ${LIMITS.channels} channels`)
+  .refine(
+    (channels) => channels.every((channel) => CHANNEL_PATTERN.test(channel)),
+    "a channel is question:<id>, article:<id> or topic:<id>",
+  );
 
 const ClientMessage = z
   .object({ subscribe: ChannelList.optional(), unsubscribe: ChannelList.optional() })

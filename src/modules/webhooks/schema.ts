@@ -7,9 +7,13 @@ export const MAX_WEBHOOKS = 20;
 
 const int = () => z.number().int();
 
+const known = new Set<string>(WEBHOOK_EVENT_TYPES);
+
+// Checked as a whole, so that an error names `event_types` as errors name every field (docs/errors.md).
 const EventTypes = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES as [string, ...string[]]))
+  .array(z.string().openapi({ enum: WEBHOOK_EVENT_TYPES }))
   .max(WEBHOOK_EVENT_TYPES.length)
+  .refine((types) => types.every((type) => known.has(type)), "a type a webhook may receive (docs/events.md)")
   .refine((types) => new Set(types).size === types.length, "each type once")
   .openapi({ description: "the event types it receives; empty: every type a webhook may receive (docs/events.md)" });
 
