@@ -39,7 +39,9 @@ const counters = (table: string, idColumn: string, id: number) => row<Record<Cou
 
 const codes = (responses: ApiResponse[]) => responses.map((res) => res.body?.code);
 
-describe("50 parallel writes on one target", () => {
+// Each call waits for its request's `waitUntil` work (test/helpers/api.ts), which now builds and sends the write's
+// events (docs/events.md#one-event-path): fifty at once take longer than the default 5 s on a loaded machine.
+describe("50 parallel writes on one target", { timeout: 30_000 }, () => {
   it("votes: 30 up and 20 down leave vote counts equal to the rows", async () => {
     const author = await createUser();
     const question = await createQuestion(author.user_id);
