@@ -1,3 +1,8 @@
 import { defineConfig } from "drizzle-kit";
 
-export default defineConfig({ dialect: "sqlite", schema: "./src/db/schema.ts", out: "./drizzle" });
+// The webhook tables have a file of their own (docs/events.md#webhooks), so that schema.ts stays within 400 lines.
+export default defineConfig({
+  dialect: "sqlite",
+  schema: ["./src/db/schema.ts", "./src/db/webhook-tables.ts"],
+  out: "./drizzle",
+});

@@ -327,8 +327,7 @@ export const notifications = sqliteTable(
     content_deleted: str("content_deleted"),
     create_time: int("create_time"),
     read_time: int("read_time"),
-    /** The endpoint a `webhook_disabled` notification names (docs/events.md#disabled-endpoints); 0 for other kinds. */
-    webhook_id: int("webhook_id"),
+    webhook_id: int("webhook_id"), // webhook_disabled's endpoint (docs/events.md#disabled-endpoints), else 0
   },
   (t) => [
     index("notifications_receiver_time_idx").on(t.receiver_id, t.create_time),
@@ -396,10 +395,6 @@ export const captchas = sqliteTable(
   },
   (t) => [index("captchas_expire_idx").on(t.expire_time)],
 );
-
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof tokens.$inferSelect;
 export * from "./inbox-schema"; // private messages and blocks (docs/messages.md#model)
-
-// Webhooks and their delivery log (docs/events.md#webhooks), in a file of their own.
-export * from "./webhook-tables";

@@ -1,7 +1,7 @@
 /**
  * The webhook tables (docs/events.md#webhooks, docs/data-model.md#webhooks): the endpoints administrators register,
- * the log of every delivery attempt, and the bodies kept for redelivery. Part of the schema: db/schema.ts exports
- * them.
+ * the log of every delivery attempt, and the bodies kept for redelivery. Part of the schema beside db/schema.ts
+ * (drizzle.config.ts reads both).
  */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 

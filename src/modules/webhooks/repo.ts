@@ -3,7 +3,7 @@ import { and, count, desc, eq, getTableColumns, lt, type SQL, sql } from "drizzl
 import type { ListSource } from "../../behaviours/content/repo";
 import { inIds } from "../../behaviours/id-source";
 import type { BatchStatement, Db } from "../../db/client";
-import { webhook_deliveries, webhook_events, webhooks } from "../../db/schema";
+import { webhook_deliveries, webhook_events, webhooks } from "../../db/webhook-tables";
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhook_deliveries.$inferSelect;
