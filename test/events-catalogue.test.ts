@@ -244,6 +244,11 @@ const cases: Record<EventType, Case> = {
       data: { notification_unread: 1, inbox_unread: 0 },
     };
   },
+  "message.created": async ({ author, other }) => ({
+    write: (send) => send("POST", `/api/inbox/${author.user_id}`, other.token, { content_markdown: "only for you" }),
+    member: author,
+    data: { sender_id: other.user_id, receiver_id: author.user_id, content_markdown: "only for you", read_time: 0 },
+  }),
   "report.created": async ({ author, other }) => {
     const question = await createQuestion(author.user_id);
     return {

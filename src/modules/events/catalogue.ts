@@ -13,6 +13,8 @@ import type { VoteCounts } from "../../behaviours/votable";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { entities, type FollowableKind, type TrashableKind, type VotableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
+import { messageRecords } from "../inbox/records";
+import { messagesById } from "../inbox/repo";
 import { recordKinds } from "../lifecycle/records";
 import { notificationRelation, presentNotification } from "../notifications/present";
 import type { NotificationInclude } from "../notifications/schema";
@@ -212,6 +214,21 @@ const unreadUpdated = entry<UnreadSubject>(["members"], (db, _view, subject) =>
   ),
 );
 
+// ---- private messages: their two members alone --------------------------------------------------------------------
+
+/** The include a live message comes with: who sent it, as a conversation shows it. */
+const MESSAGE_SHOWN = new Set(["sender"] as const);
+
+/**
+ * A new message, as GET /api/inbox/{user_id} shows it with its sender: to its receiver's sockets and its sender's
+ * (their other pages stay in step). Never to a channel or a webhook (docs/events.md#private-messages).
+ */
+const messageCreated = entry<Items>(["members"], (db, view, { ids }) =>
+  readAs(recordsByIds(db, view, messageRecords, messagesById, ids, MESSAGE_SHOWN), (records) =>
+    records.map((record) => ({ data: { ...record }, members: [record.sender_id, record.receiver_id] })),
+  ),
+);
+
 // ---- moderation and accounts --------------------------------------------------------------------------------------
 
 /** A new report, as the Report record without relationships: to webhooks only (reports are for administrators). */
@@ -237,6 +254,7 @@ export const catalogue = {
   "follow.deleted": followChanged,
   "notification.created": notificationCreated,
   "unread.updated": unreadUpdated,
+  "message.created": messageCreated,
   "report.created": reportCreated,
   "user.created": usersShown,
   "user.updated": usersShown,

@@ -271,7 +271,7 @@ export function removeConversation(db: Db, userId: number, otherId: number, time
     .where(memberRow(userId, otherId));
 }
 
-/** A message's parties and time: what a withdrawal checks. */
+/** A message's parties and times: what a withdrawal checks, and whether it moves the receiver's unread count. */
 export const selectMessage = (db: Db, id: number) =>
   db
     .select({
@@ -279,6 +279,7 @@ export const selectMessage = (db: Db, id: number) =>
       user_id: messages.sender_id,
       receiver_id: messages.receiver_id,
       create_time: messages.create_time,
+      read_time: messages.read_time,
     })
     .from(messages)
     .where(eq(messages.message_id, id));

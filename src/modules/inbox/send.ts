@@ -1,7 +1,7 @@
 /**
  * Sending a private message (docs/messages.md#sending): one read batch with every check, one write batch with the
- * message, both inboxes, the receiver's unread count and the mail claim, then the mail after the answer. The one
- * function whose committed result (the Message record, its sender and receiver) a later event emitter takes.
+ * message, both inboxes, the receiver's unread count and the mail claim, then its events (to the two members' sockets
+ * only: docs/events.md#private-messages) and the mail after the answer.
  */
 import { createdContent } from "../../behaviours/content/body";
 import { recordsByIds } from "../../behaviours/content/page";
@@ -15,6 +15,7 @@ import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
 import { type MailOptions, mailConfigured, mailFailure, newMessageMail, sendMail } from "../../lib/mail";
 import { now } from "../../lib/time";
+import { emit } from "../events/outbox";
 import { messageRecords } from "./records";
 import {
   claimMail,
@@ -95,6 +96,8 @@ export async function sendMessage(
   });
   const [message] = written.records;
   if (!message) throw new Error("a message insert wrote no row");
+  emit(db, "message.created", { ids: [message.message_id] });
+  emit(db, "unread.updated", { users: [receiverId] });
   const from = { user_id: sender.user_id, username: receiver.sender_name };
   if (written.mail?.length) {
     const mail = { to: receiver.email, ...newMessageMail(mailOptions.site_name, receiver.username, from.username) };

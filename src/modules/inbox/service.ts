@@ -9,10 +9,11 @@ import { itemsByIds, type Page, type PageQuery, pageOf } from "../../behaviours/
 import { userExists } from "../../behaviours/content/repo";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { batch, commit, type Db } from "../../db/client";
+import { batch, changedRows, commit, type Db } from "../../db/client";
 import { assertAuthorMay } from "../../domain/permissions";
 import type { View } from "../../http/view";
 import { now } from "../../lib/time";
+import { emit } from "../events/outbox";
 import { conversationRecords, messageRecords } from "./records";
 import {
   conversationMessages,
@@ -80,6 +81,7 @@ function assertFound(found: { user: unknown[]; member: unknown[] }): void {
 /**
  * POST /inbox/{user_id}/read: marks read every message to the caller in it, recounts their `inbox_unread` from the
  * rows as marked, and lets the next message mail again. One batch: without a conversation its writes change nothing.
+ * When it marked any, the caller's sockets get their new `inbox_unread` (docs/events.md#private-messages).
  */
 export async function readConversation(
   db: Db,
@@ -102,12 +104,14 @@ export async function readConversation(
   assertFound(found);
   const [conversation] = found.records;
   if (!conversation) throw new ApiError("CONVERSATION_NOT_FOUND");
+  if (changedRows([found.writes[0]]) > 0) emit(db, "unread.updated", { users: [caller.user_id] });
   return conversation;
 }
 
 /**
  * DELETE /inbox/{user_id}: the conversation leaves the caller's inbox with its messages so far, its unread ones stop
- * counting; the other member keeps theirs, and a new message brings it back with only what follows.
+ * counting (the caller's sockets get their `inbox_unread`); the other member keeps theirs, and a new message brings it
+ * back with only what follows.
  */
 export async function removeFromInbox(db: Db, caller: CallerId, otherId: number): Promise<void> {
   const found = await batch(db, {
@@ -116,12 +120,14 @@ export async function removeFromInbox(db: Db, caller: CallerId, otherId: number)
     member: selectMember(db, caller.user_id, otherId),
   });
   assertFound(found);
+  emit(db, "unread.updated", { users: [caller.user_id] });
 }
 
 /**
  * DELETE /messages/{message_id}: the sender withdraws their message under the site's rule
  * (`message_can_delete`, `message_can_delete_before`); administrators delete any. A message the caller is no party
- * to does not exist for them (209001), as for the receiver, who may not withdraw it (209009).
+ * to does not exist for them (209001), as for the receiver, who may not withdraw it (209009). An unread one leaves the
+ * receiver's `inbox_unread`, which their sockets get.
  */
 export async function withdrawMessage(db: Db, view: View, caller: CallerId, id: number): Promise<void> {
   const [message] = await batch(db, selectMessage(db, id));
@@ -129,4 +135,5 @@ export async function withdrawMessage(db: Db, view: View, caller: CallerId, id: 
   if (!message || (!party && !view.isAdmin)) throw new ApiError("MESSAGE_NOT_FOUND");
   assertAuthorMay("message", "delete", message, caller, view.options, now());
   await commit(db, [...deleteMessage(db, id), recountInbox(db, message.receiver_id)]);
+  if (message.read_time === 0) emit(db, "unread.updated", { users: [message.receiver_id] });
 }
