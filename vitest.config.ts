@@ -27,6 +27,10 @@ export default defineConfig(async () => {
             EDGE_CACHE_SECONDS: "0",
             // Tests restore KV between them behind the isolate's back: only test/options-held.test.ts holds settings.
             OPTIONS_CACHE_SECONDS: "0",
+            // The tests decide where webhooks may go (test/helpers/webhooks.ts turns loopback on where it is
+            // wanted), not a developer's .dev.vars, which `npm run dev` writes with it on
+            // (docs/events.md#where-webhooks-may-go).
+            WEBHOOK_ALLOW_LOCAL: "false",
           },
         },
       }),
