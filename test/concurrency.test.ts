@@ -39,9 +39,12 @@ const counters = (table: string, idColumn: string, id: number) => row<Record<Cou
 
 const codes = (responses: ApiResponse[]) => responses.map((res) => res.body?.code);
 
-// Each call waits for its request's `waitUntil` work (test/helpers/api.ts), which now builds and sends the write's
-// events (docs/events.md#one-event-path): fifty at once take longer than the default 5 s on a loaded machine.
-describe("50 parallel writes on one target", { timeout: 30_000 }, () => {
+// Each call returns once its request's `waitUntil` work is done (test/helpers/api.ts), which now also builds and
+// sends the write's events (docs/events.md#one-event-path). The answers themselves are not slower (measured: fifty
+// parallel votes answered within 0.4-1.1 s on main and on this branch alike); the events add about 0.2-0.5 s of
+// background work per fifty writes. With the fifty users each case creates first, a case took up to 4.3 s on the
+// shared two-core machine, too close to the default 5 s: 15 s leaves room without hiding a hang.
+describe("50 parallel writes on one target", { timeout: 15_000 }, () => {
   it("votes: 30 up and 20 down leave vote counts equal to the rows", async () => {
     const author = await createUser();
     const question = await createQuestion(author.user_id);
