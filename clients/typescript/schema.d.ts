@@ -9818,7 +9818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9861,7 +9861,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9909,7 +9909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -9965,7 +9965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -10009,7 +10009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -10054,7 +10054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -10114,7 +10114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -10164,7 +10164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -10213,7 +10213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
