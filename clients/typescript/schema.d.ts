@@ -747,6 +747,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/questions/{question_id}/accepted_answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Accept an answer
+         * @description Checked in this order: the question is live (202001), the caller is its author or an administrator (210001), the body, the answer is live (203001) and answers this question (210002). Another answer accepted before is replaced. The answer's author gets `answer_accepted` (not under MDCLUB_COMPAT). update_time stays.
+         */
+        put: operations["acceptAnswer"];
+        post?: never;
+        /**
+         * Withdraw the accepted answer
+         * @description The question is live (202001) and the caller its author or an administrator (210001). The question then has no accepted answer; withdrawing none changes nothing.
+         */
+        delete: operations["withdrawAcceptedAnswer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{question_id}/voters": {
         parameters: {
             query?: never;
@@ -876,7 +900,7 @@ export interface paths {
         };
         /**
          * The answers of a question
-         * @description The question must be live (202001); trashed answers are left out. Default order `-create_time`.
+         * @description The question must be live (202001); trashed answers are left out. Default order `-create_time`; `-accepted` puts the accepted answer first.
          */
         get: operations["listQuestionAnswers"];
         put?: never;
@@ -1927,6 +1951,10 @@ export interface components {
             /** @description existing, live topics; repeats are ignored */
             topic_ids?: number[];
         };
+        /** @description a live answer to this question */
+        AcceptedAnswer: {
+            answer_id: number;
+        };
         CommentCreate: {
             content: string;
         };
@@ -2271,6 +2299,8 @@ export interface components {
             update_time: number;
             /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
             delete_time?: number;
+            /** @description the live answer its author accepted, 0 for none (an addition to the spec's record) */
+            accepted_answer_id: number;
             /** @description present when `include` asks for any */
             relationships?: {
                 user?: components["schemas"]["UserSummary"];
@@ -2544,7 +2574,7 @@ export interface components {
             /** @description the user whose action caused it */
             sender_id: number;
             /** @enum {string} */
-            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned";
             /** @description article; 0 when the kind carries none */
             article_id: number;
             /** @description question; 0 when the kind carries none */
@@ -5363,6 +5393,104 @@ export interface operations {
             };
         };
     };
+    acceptAnswer: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptedAnswer"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawAcceptedAnswer: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listQuestionVoters: {
         parameters: {
             query?: {
@@ -5861,7 +5989,7 @@ export interface operations {
                 per_page?: number;
                 /** @description comma-separated: user, question, voting; unknown names are ignored */
                 include?: string;
-                /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
+                /** @description one of vote_count, create_time, update_time, accepted, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
             };
             header?: never;
@@ -8553,7 +8681,7 @@ export interface operations {
                 /** @description comma-separated: receiver, sender, article, question, answer, comment, reply; unknown names are ignored */
                 include?: string;
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned";
                 /** @description `true`: read ones only; any other value: unread ones only; absent: all */
                 read?: string;
             };
@@ -8601,7 +8729,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned";
             };
             header?: never;
             path?: never;
@@ -8647,7 +8775,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned";
             };
             header?: never;
             path?: never;
@@ -8695,7 +8823,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned";
             };
             header?: never;
             path?: never;

@@ -7,7 +7,7 @@
  * 1. hide: the rows that disappear and still feed a counter elsewhere (the listed rows; a question's answers)
  *    are put in the trash first, then every counter they fed is recounted from live rows (counters.ts). One
  *    definition of each counter thus serves trash, untrash and delete, and a row that was already in the trash
- *    is not subtracted again.
+ *    is not subtracted again. References to them (a question's accepted answer) are cleared with it.
  * 2. `extra` statements (images, notifications) while every row still exists.
  * 3. remove: dependants first, then the rows. Reply trees are found with a recursive CTE inside each DELETE, so
  *    the whole tree goes in the same batch without being read first (docs/decisions.md#replies-go-with-their-comment:
@@ -27,9 +27,8 @@ import {
   type TrashableKind,
   type VotableKind,
 } from "../domain/entities";
-import { recountStatements } from "./counters";
 import { type IdSource, inIds } from "./id-source";
-import { markTrashed } from "./trashable";
+import { hideStatements } from "./trashable";
 
 /**
  * Every comment on the targets, and every reply below them at any depth. For targets of type `comment` these are
@@ -101,7 +100,7 @@ interface Plan {
 function plan(db: Db, type: TrashableKind, ids: IdSource, time: number): Plan {
   const kind = entities[type];
   const own: Plan = {
-    hide: [markTrashed(db, type, ids, time), ...recountStatements(db, type, ids)],
+    hide: hideStatements(db, type, ids, time),
     remove: [...dependants(db, type, ids), db.delete(kind.table).where(inIds(kind.id, ids))],
   };
   if (type !== "question") return own;

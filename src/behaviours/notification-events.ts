@@ -27,8 +27,8 @@ import { notBlockedBy } from "./blocks";
 import { recount, unreadCounter } from "./counters";
 import type { IdSource } from "./id-source";
 
-/** The nine kinds of the spec's Events table; nothing else ever notifies (docs/notifications.md). */
-export const NOTIFICATION_TYPES = [
+/** The nine kinds of the spec's Events table (docs/notifications.md). */
+const SPEC_TYPES = [
   "question_answered",
   "question_commented",
   "question_deleted",
@@ -39,6 +39,15 @@ export const NOTIFICATION_TYPES = [
   "comment_replied",
   "comment_deleted",
 ] as const;
+
+/**
+ * Kinds beyond the spec (docs/notifications.md#kinds-beyond-the-spec). MDClub's own front ends cannot show them, so
+ * a deployment serving those (`View.compat`) never writes them, and its counters count only what they show.
+ */
+export const NEW_TYPES = ["answer_accepted", "user_mentioned"] as const;
+
+/** Every kind; nothing else ever notifies. */
+export const NOTIFICATION_TYPES = [...SPEC_TYPES, ...NEW_TYPES] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 type Value = number | string | SQL | SQLiteColumn;
@@ -129,6 +138,22 @@ export function questionAnswered(
 ): BatchStatement[] {
   return notifyAuthor(db, entities.question, questionId, senderId, {
     type: "question_answered" satisfies NotificationType,
+    question_id: questionId,
+    answer_id: answerId,
+    create_time: time,
+  });
+}
+
+/** answer_accepted: to the answer's author, when the asker (or an administrator) accepts the answer. */
+export function answerAccepted(
+  db: Db,
+  questionId: number,
+  answerId: number,
+  senderId: number,
+  time: number,
+): BatchStatement[] {
+  return notifyAuthor(db, entities.answer, answerId, senderId, {
+    type: "answer_accepted" satisfies NotificationType,
     question_id: questionId,
     answer_id: answerId,
     create_time: time,

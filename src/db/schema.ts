@@ -179,6 +179,8 @@ export const questions = sqliteTable(
     create_time: int("create_time"),
     update_time: int("update_time"),
     delete_time: int("delete_time"),
+    /** The live answer the asker accepted, 0 for none (docs/operations.md#accepted-answer); last, as ALTER adds it. */
+    accepted_answer_id: int("accepted_answer_id"),
   },
   (t) => [
     index("questions_user_idx").on(t.user_id, t.delete_time, t.update_time),

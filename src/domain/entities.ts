@@ -30,6 +30,17 @@ export interface Feed {
   by: SQLiteColumn;
 }
 
+/**
+ * A column of another kind's rows that names one row of this kind (a question's accepted answer), found through a
+ * column of this kind's rows (the answer's question_id); it goes back to 0 when the row it names leaves the live rows
+ * (trash, delete: docs/deletion.md#cascade).
+ */
+export interface Reference {
+  column: SQLiteColumn;
+  /** The column of this kind's rows naming the row that holds the reference. */
+  by: SQLiteColumn;
+}
+
 /** What is stated about a kind. `type` and `columns` are added from its name and table. */
 export interface Facts {
   table: SQLiteTable;
@@ -47,6 +58,8 @@ export interface Facts {
   summary?: readonly string[];
   /** Counters its live rows feed through a column of their own; those of its capabilities are derived from them. */
   feeds?: readonly Feed[];
+  /** References to its rows from other rows, cleared when a row is trashed or deleted. */
+  referencedBy?: readonly Reference[];
   /** `vote_count`, `vote_up_count` and `vote_down_count`, from `votes`. */
   votable?: true;
   /** Its `follower_count` from `follows`, and the counter of the follower that counts what they follow of it. */
@@ -113,6 +126,7 @@ export const entities = model({
       { counter: users.answer_count, by: answers.user_id },
       { counter: questions.answer_count, by: answers.question_id },
     ],
+    referencedBy: [{ column: questions.accepted_answer_id, by: answers.question_id }],
     votable: true,
     commentable: { counter: answers.comment_count, list: "comments" },
     reportable: true,

@@ -54,6 +54,15 @@ export const ANSWER_ORDER: OrderRule<AnswerOrderField> = {
   default: "-create_time",
 };
 
+/**
+ * A question's answers may also put the accepted one first (`-accepted`) or last (`accepted`), the others then in
+ * the default order (docs/operations.md#accepted-answer).
+ */
+export const QUESTION_ANSWER_ORDER: OrderRule<AnswerOrderField | "accepted"> = {
+  ...ANSWER_ORDER,
+  fields: [...ANSWER_ORDER.fields, "accepted"],
+};
+
 const include = includeQuery(ANSWER_INCLUDES);
 
 export const AnswerIncludeQuery = z.object({ include });
@@ -63,6 +72,8 @@ export const AnswerPageQuery = z.object({
   include,
   order: orderQuery(ANSWER_ORDER),
 });
+
+export const QuestionAnswerPageQuery = AnswerPageQuery.extend({ order: orderQuery(QUESTION_ANSWER_ORDER) });
 
 export const AnswerListQuery = AnswerPageQuery.extend({
   answer_id: idFilter("only this answer"),

@@ -5,9 +5,9 @@
  * carrying the counters and the record it answers with.
  */
 import { createdContent, editedFields } from "../../behaviours/content/body";
-import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "../../behaviours/content/page";
 import type { AnswerRow } from "../../behaviours/content/present";
-import { liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
+import { filteredList, liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
@@ -19,10 +19,11 @@ import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
+import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
 import { answerRecords } from "./records";
-import { insertAnswer, markAnswered, updateAnswer } from "./repo";
-import { type Answer, AnswerBody, type AnswerInclude } from "./schema";
+import { acceptedFirst, insertAnswer, markAnswered, updateAnswer } from "./repo";
+import { ANSWER_ORDER, type Answer, AnswerBody, type AnswerInclude, QUESTION_ANSWER_ORDER } from "./schema";
 
 export interface AnswerListQuery extends PageQuery {
   answer_id?: number;
@@ -44,7 +45,10 @@ export function listAnswers(db: Db, view: View, query: AnswerListQuery, include:
   );
 }
 
-/** The live answers of a live question; 202001 otherwise. */
+/**
+ * The live answers of a live question; 202001 otherwise. `accepted` orders by whether each is the accepted answer,
+ * the others in the default order.
+ */
 export function listQuestionAnswers(
   db: Db,
   view: View,
@@ -53,7 +57,17 @@ export function listQuestionAnswers(
   include: Set<AnswerInclude>,
 ) {
   const check = liveCheck(db, entities.question, questionId);
-  return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
+  const order = parseOrder(query.order, QUESTION_ANSWER_ORDER, view.isAdmin);
+  if (order.field !== "accepted") {
+    return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
+  }
+  const source = filteredList(
+    entities.answer,
+    { question_id: questionId, trashed: false },
+    parseOrder(undefined, ANSWER_ORDER, false),
+  );
+  source.orderBy.unshift(acceptedFirst(questionId, order.desc));
+  return pageOf(db, view, answerRecords, source, query, include, check);
 }
 
 /** A user's live answers; 201003 when the user is missing. */

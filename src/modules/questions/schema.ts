@@ -47,6 +47,10 @@ export const QuestionSchema = z
       .int()
       .openapi({ description: "moved by editing the title or content, and by a new answer" }),
     delete_time: adminOnly(z.number().int()),
+    accepted_answer_id: z
+      .number()
+      .int()
+      .openapi({ description: "the live answer its author accepted, 0 for none (an addition to the spec's record)" }),
     relationships: relationships({
       user: UserSummarySchema.nullable().optional(),
       topics: z.array(TopicSummarySchema).optional(),
@@ -102,3 +106,13 @@ export const QuestionListQuery = QuestionPageQuery.extend({
   topic_id: idFilter("only questions in this topic"),
   trashed: trashedFilter,
 });
+
+/** PUT /questions/{id}/accepted_answer (docs/operations.md#accepted-answer). */
+export const AcceptedAnswerBody = z
+  .object({
+    answer_id: z
+      .number({ error: (issue) => (issue.input === undefined ? "required" : "must be an answer id") })
+      .int("must be an answer id")
+      .positive("must be an answer id"),
+  })
+  .openapi("AcceptedAnswer", { description: "a live answer to this question" });

@@ -1,0 +1,1 @@
+ALTER TABLE `questions` ADD `accepted_answer_id` integer DEFAULT 0 NOT NULL;
