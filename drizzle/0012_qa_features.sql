@@ -1,1 +1,11 @@
+CREATE TABLE `bookmarks` (
+	`user_id` integer NOT NULL,
+	`bookmarkable_type` text NOT NULL,
+	`bookmarkable_id` integer NOT NULL,
+	`create_time` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY(`user_id`, `bookmarkable_type`, `bookmarkable_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `bookmarks_user_time_idx` ON `bookmarks` (`user_id`,`create_time`);--> statement-breakpoint
+CREATE INDEX `bookmarks_target_idx` ON `bookmarks` (`bookmarkable_type`,`bookmarkable_id`);--> statement-breakpoint
 ALTER TABLE `questions` ADD `accepted_answer_id` integer DEFAULT 0 NOT NULL;

@@ -431,6 +431,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/bookmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's bookmarks
+         * @description Newest bookmark first, questions, answers and articles together (`type` for one kind), each with its record under the key `bookmarkable_type` names, with that kind's `include` names. Trashed items are left out.
+         */
+        get: operations["listMyBookmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/topics": {
         parameters: {
             query?: never;
@@ -891,6 +911,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/questions/{question_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a question
+         * @description The question must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkQuestion"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a question
+         * @description The question must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkQuestion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{question_id}/answers": {
         parameters: {
             query?: never;
@@ -1090,6 +1134,30 @@ export interface paths {
          */
         post: operations["untrashAnswers"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a answer
+         * @description The answer must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkAnswer"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a answer
+         * @description The answer must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkAnswer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1362,6 +1430,30 @@ export interface paths {
          */
         post: operations["untrashArticles"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a article
+         * @description The article must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkArticle"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a article
+         * @description The article must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkArticle"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2255,32 +2347,13 @@ export interface components {
         FollowerCount: {
             follower_count: number;
         };
-        Topic: {
-            topic_id: number;
-            name: string;
-            cover: components["schemas"]["ImageUrls"];
-            description: string;
-            article_count: number;
-            question_count: number;
-            follower_count: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
-            /** @description present when `include` asks for any */
-            relationships?: {
-                /** @description the caller follows the topic */
-                is_following?: boolean;
-            };
+        /** @description a bookmark with the record it names, under the key bookmarkable_type names (the others are absent) */
+        BookmarkedItem: components["schemas"]["Bookmark"] & {
+            question?: components["schemas"]["Question"];
+            answer?: components["schemas"]["Answer"];
+            article?: components["schemas"]["Article"];
         };
-        /** @description Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown. */
-        TopicCreate: {
-            name: string;
-            description: string;
-        };
-        /** @description Only the fields sent change. */
-        TopicEdit: {
-            name?: string;
-            description?: string;
-        };
+        /** @description present when bookmarkable_type is question: the question's record */
         Question: {
             question_id: number;
             user_id: number;
@@ -2311,6 +2384,8 @@ export interface components {
                  * @enum {string}
                  */
                 voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
             };
         };
         UserSummary: {
@@ -2323,6 +2398,108 @@ export interface components {
             topic_id: number;
             name: string;
             cover: components["schemas"]["ImageUrls"];
+        };
+        /** @description present when bookmarkable_type is answer: the answer's record */
+        Answer: {
+            answer_id: number;
+            question_id: number;
+            user_id: number;
+            content_markdown: string;
+            content_rendered: string;
+            comment_count: number;
+            /** @description up votes minus down votes, may be negative */
+            vote_count: number;
+            vote_up_count: number;
+            vote_down_count: number;
+            create_time: number;
+            update_time: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
+                /** @description null when the question is trashed */
+                question?: {
+                    question_id: number;
+                    title: string;
+                    create_time: number;
+                    update_time: number;
+                } | null;
+                /**
+                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
+                 * @enum {string}
+                 */
+                voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
+            };
+        };
+        /** @description present when bookmarkable_type is article: the article's record */
+        Article: {
+            article_id: number;
+            user_id: number;
+            title: string;
+            content_markdown: string;
+            /** @description HTML rendered from content_markdown, sanitised */
+            content_rendered: string;
+            comment_count: number;
+            follower_count: number;
+            vote_count: number;
+            vote_up_count: number;
+            vote_down_count: number;
+            create_time: number;
+            /** @description moved by edits of the title or content only */
+            update_time: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
+                /** @description live topics, in the order they were attached */
+                topics?: components["schemas"]["TopicSummary"][];
+                /** @description the caller follows the article (false for anonymous callers) */
+                is_following?: boolean;
+                /**
+                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
+                 * @enum {string}
+                 */
+                voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
+            };
+        };
+        Bookmark: {
+            /** @enum {string} */
+            bookmarkable_type: "question" | "answer" | "article";
+            bookmarkable_id: number;
+            /** @description when the caller bookmarked it */
+            create_time: number;
+        };
+        Topic: {
+            topic_id: number;
+            name: string;
+            cover: components["schemas"]["ImageUrls"];
+            description: string;
+            article_count: number;
+            question_count: number;
+            follower_count: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                /** @description the caller follows the topic */
+                is_following?: boolean;
+            };
+        };
+        /** @description Names are unique case-insensitively among live topics. A cover comes with the multipart form of the same route; without one the default cover is shown. */
+        TopicCreate: {
+            name: string;
+            description: string;
+        };
+        /** @description Only the fields sent change. */
+        TopicEdit: {
+            name?: string;
+            description?: string;
         };
         /** @description At least one of content_markdown and content_rendered. */
         QuestionCreate: {
@@ -2366,69 +2543,6 @@ export interface components {
             /** @description present when `include` asks for any */
             relationships?: {
                 user?: components["schemas"]["UserSummary"];
-                /**
-                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
-                 * @enum {string}
-                 */
-                voting?: "up" | "down" | "";
-            };
-        };
-        Answer: {
-            answer_id: number;
-            question_id: number;
-            user_id: number;
-            content_markdown: string;
-            content_rendered: string;
-            comment_count: number;
-            /** @description up votes minus down votes, may be negative */
-            vote_count: number;
-            vote_up_count: number;
-            vote_down_count: number;
-            create_time: number;
-            update_time: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
-            /** @description present when `include` asks for any */
-            relationships?: {
-                user?: components["schemas"]["UserSummary"];
-                /** @description null when the question is trashed */
-                question?: {
-                    question_id: number;
-                    title: string;
-                    create_time: number;
-                    update_time: number;
-                } | null;
-                /**
-                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
-                 * @enum {string}
-                 */
-                voting?: "up" | "down" | "";
-            };
-        };
-        Article: {
-            article_id: number;
-            user_id: number;
-            title: string;
-            content_markdown: string;
-            /** @description HTML rendered from content_markdown, sanitised */
-            content_rendered: string;
-            comment_count: number;
-            follower_count: number;
-            vote_count: number;
-            vote_up_count: number;
-            vote_down_count: number;
-            create_time: number;
-            /** @description moved by edits of the title or content only */
-            update_time: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
-            /** @description present when `include` asks for any */
-            relationships?: {
-                user?: components["schemas"]["UserSummary"];
-                /** @description live topics, in the order they were attached */
-                topics?: components["schemas"]["TopicSummary"][];
-                /** @description the caller follows the article (false for anonymous callers) */
-                is_following?: boolean;
                 /**
                  * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
                  * @enum {string}
@@ -4203,6 +4317,58 @@ export interface operations {
             };
         };
     };
+    listMyBookmarks: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked, question; unknown names are ignored */
+                include?: string;
+                /** @description only bookmarks of this kind */
+                type?: "question" | "answer" | "article";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["BookmarkedItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTopics: {
         parameters: {
             query?: {
@@ -4885,7 +5051,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -4941,7 +5107,7 @@ export interface operations {
     createQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -4990,7 +5156,7 @@ export interface operations {
     getQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5083,7 +5249,7 @@ export interface operations {
     updateQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5138,7 +5304,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5192,7 +5358,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5246,7 +5412,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5298,7 +5464,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5350,7 +5516,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5396,7 +5562,7 @@ export interface operations {
     acceptAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5447,7 +5613,7 @@ export interface operations {
     withdrawAcceptedAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5885,7 +6051,7 @@ export interface operations {
     trashQuestions: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5934,7 +6100,7 @@ export interface operations {
     untrashQuestions: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5980,6 +6146,95 @@ export interface operations {
             };
         };
     };
+    bookmarkQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listQuestionAnswers: {
         parameters: {
             query?: {
@@ -5987,7 +6242,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, accepted, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6037,7 +6292,7 @@ export interface operations {
     createAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6092,7 +6347,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6148,7 +6403,7 @@ export interface operations {
     getAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6241,7 +6496,7 @@ export interface operations {
     updateAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6296,7 +6551,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6350,7 +6605,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6649,7 +6904,7 @@ export interface operations {
     trashAnswers: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6698,7 +6953,7 @@ export interface operations {
     untrashAnswers: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6744,6 +6999,95 @@ export interface operations {
             };
         };
     };
+    bookmarkAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listArticles: {
         parameters: {
             query?: {
@@ -6751,7 +7095,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6807,7 +7151,7 @@ export interface operations {
     createArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6856,7 +7200,7 @@ export interface operations {
     getArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6949,7 +7293,7 @@ export interface operations {
     updateArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7004,7 +7348,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7058,7 +7402,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7112,7 +7456,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7164,7 +7508,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7216,7 +7560,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7653,7 +7997,7 @@ export interface operations {
     trashArticles: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7702,7 +8046,7 @@ export interface operations {
     untrashArticles: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7748,6 +8092,95 @@ export interface operations {
             };
         };
     };
+    bookmarkArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     search: {
         parameters: {
             query: {
@@ -7759,7 +8192,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting, question, is_followed, is_me; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked, question, is_followed, is_me; unknown names are ignored */
                 include?: string;
             };
             header?: never;

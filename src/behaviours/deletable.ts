@@ -16,8 +16,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
-import { answers, comments, follows, reports, topicables, votes } from "../db/schema";
+import { answers, bookmarks, comments, follows, reports, topicables, votes } from "../db/schema";
 import {
+  type BookmarkableKind,
   type CommentableKind,
   entities,
   type FollowableKind,
@@ -65,6 +66,8 @@ const removeFollows = (db: Db, type: FollowableKind, ids: IdSource) =>
   removeAttached(db, follows, follows.followable_type, follows.followable_id, type, ids);
 const removeTopicLinks = (db: Db, type: TopicableKind, ids: IdSource) =>
   removeAttached(db, topicables, topicables.topicable_type, topicables.topicable_id, type, ids);
+const removeBookmarks = (db: Db, type: BookmarkableKind, ids: IdSource) =>
+  removeAttached(db, bookmarks, bookmarks.bookmarkable_type, bookmarks.bookmarkable_id, type, ids);
 
 /** The comments on the targets and their whole reply trees, with the votes and reports on any of them. */
 function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStatement[] {
@@ -78,7 +81,7 @@ function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStat
 
 /**
  * What disappears with the items besides their own rows, from their kind's capabilities, in an order that keeps
- * each subquery meaningful: comments (with their replies), votes, reports, follows and topic links.
+ * each subquery meaningful: comments (with their replies), votes, reports, follows, topic links and bookmarks.
  */
 function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[] {
   return [
@@ -87,6 +90,7 @@ function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[
     ...(has(type, "reportable") ? [removeReports(db, type, ids)] : []),
     ...(has(type, "followable") ? [removeFollows(db, type, ids)] : []),
     ...(has(type, "topicable") ? [removeTopicLinks(db, type, ids)] : []),
+    ...(has(type, "bookmarkable") ? [removeBookmarks(db, type, ids)] : []),
     // Questions and articles only lose a deleted topic; the topic's own counters go with its row.
     ...(type === "topic" ? [db.delete(topicables).where(inIds(topicables.topic_id, ids))] : []),
   ];

@@ -400,3 +400,23 @@ export const captchas = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof tokens.$inferSelect;
 export * from "./inbox-schema"; // private messages and blocks (docs/messages.md#model)
+
+// Bookmarks and edit history (docs/operations.md#bookmarks, docs/revisions.md).
+
+/** A member's bookmark of a question, answer or article: private to the member (docs/operations.md#bookmarks). */
+export const bookmarks = sqliteTable(
+  "bookmarks",
+  {
+    user_id: integer("user_id").notNull(),
+    bookmarkable_type: text("bookmarkable_type", { enum: ["question", "answer", "article"] }).notNull(),
+    bookmarkable_id: integer("bookmarkable_id").notNull(),
+    create_time: int("create_time"),
+  },
+  (t) => [
+    // One bookmark per member and item: a key, not just a check; it also answers `is_bookmarked`.
+    primaryKey({ columns: [t.user_id, t.bookmarkable_type, t.bookmarkable_id] }),
+    index("bookmarks_user_time_idx").on(t.user_id, t.create_time),
+    // A hard delete of an item removes its bookmarks.
+    index("bookmarks_target_idx").on(t.bookmarkable_type, t.bookmarkable_id),
+  ],
+);

@@ -10,6 +10,7 @@ import type { ErrorName } from "../core/errors";
 import {
   answers,
   articles,
+  type bookmarks,
   comments,
   type follows,
   type images,
@@ -69,6 +70,8 @@ export interface Facts {
   /** Filed under topics through `topicables`; its live rows feed the topic's counter. */
   topicable?: { counter: SQLiteColumn };
   reportable?: true;
+  /** Members bookmark it (`bookmarks`), privately; a hard delete removes the bookmarks with it. */
+  bookmarkable?: true;
   /** Uploaded images its markdown uses are linked to it (`images.item_type`) and deleted with it. */
   illustrated?: true;
   /** Image sets in R2 named by a column of its rows (its cover), removed once a hard delete of the row commits. */
@@ -110,6 +113,7 @@ export const entities = model({
     commentable: { counter: questions.comment_count, list: "comments" },
     topicable: { counter: topics.question_count },
     reportable: true,
+    bookmarkable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id"] },
   },
@@ -130,6 +134,7 @@ export const entities = model({
     votable: true,
     commentable: { counter: answers.comment_count, list: "comments" },
     reportable: true,
+    bookmarkable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id", "answer_id"] },
   },
@@ -148,6 +153,7 @@ export const entities = model({
     commentable: { counter: articles.comment_count, list: "comments" },
     topicable: { counter: topics.article_count },
     reportable: true,
+    bookmarkable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["article_id"] },
   },
@@ -220,6 +226,7 @@ export type FollowableKind = KindsWith<"followable">;
 export type CommentableKind = KindsWith<"commentable">;
 export type TopicableKind = KindsWith<"topicable">;
 export type ReportableKind = KindsWith<"reportable">;
+export type BookmarkableKind = KindsWith<"bookmarkable">;
 export type IllustratedKind = KindsWith<"illustrated">;
 export type SummarisedKind = KindsWith<"summary">;
 export type NotifiedKind = KindsWith<"notifiedOnDeletion">;
@@ -262,6 +269,7 @@ export type ModelMatchesSchema = [
   Holds<Same<CommentableKind, Enum<typeof comments.commentable_type>>>,
   Holds<Same<TopicableKind, Enum<typeof topicables.topicable_type>>>,
   Holds<Same<ReportableKind, Enum<typeof reports.reportable_type>>>,
+  Holds<Same<BookmarkableKind, Enum<typeof bookmarks.bookmarkable_type>>>,
   Holds<Same<IllustratedKind, Enum<typeof images.item_type>>>,
   // A report shows its target's summary.
   Holds<Same<ReportableKind & SummarisedKind, ReportableKind>>,

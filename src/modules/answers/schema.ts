@@ -2,6 +2,7 @@
 import {
   adminOnly,
   contentFields,
+  IsBookmarkedSchema,
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
@@ -10,7 +11,7 @@ import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from 
 import type { OrderRule } from "../../lib/order";
 import { QuestionSummarySchema } from "../questions/schema";
 
-export const ANSWER_INCLUDES = ["user", "question", "voting"] as const;
+export const ANSWER_INCLUDES = ["user", "question", "voting", "is_bookmarked"] as const;
 export type AnswerInclude = (typeof ANSWER_INCLUDES)[number];
 
 export const AnswerSchema = z
@@ -33,6 +34,7 @@ export const AnswerSchema = z
         .optional()
         .openapi({ description: "null when the question is trashed" }),
       voting: VotingSchema.optional(),
+      is_bookmarked: IsBookmarkedSchema,
     }),
   })
   .openapi("Answer");

@@ -5,6 +5,7 @@
 import {
   adminOnly,
   contentFields,
+  IsBookmarkedSchema,
   TopicSummarySchema,
   titleField,
   topicIdsField,
@@ -15,7 +16,7 @@ import {
 import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 
-export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting"] as const;
+export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting", "is_bookmarked"] as const;
 export type QuestionInclude = (typeof QUESTION_INCLUDES)[number];
 
 export const QuestionSummarySchema = z
@@ -56,6 +57,7 @@ export const QuestionSchema = z
       topics: z.array(TopicSummarySchema).optional(),
       is_following: z.boolean().optional(),
       voting: VotingSchema.optional(),
+      is_bookmarked: IsBookmarkedSchema,
     }),
   })
   .openapi("Question");
