@@ -935,6 +935,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/questions/{question_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a question
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the question: a trashed one for administrators only.
+         */
+        get: operations["listQuestionRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/questions/{question_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a question
+         * @description An edit, under the edit rules and in their order: the question is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreQuestionRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{question_id}/answers": {
         parameters: {
             query?: never;
@@ -1158,6 +1198,46 @@ export interface paths {
          * @description The answer must be live; removing no bookmark changes nothing.
          */
         delete: operations["unbookmarkAnswer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a answer
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the answer: a trashed one for administrators only.
+         */
+        get: operations["listAnswerRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a answer
+         * @description An edit, under the edit rules and in their order: the answer is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreAnswerRevision"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1454,6 +1534,46 @@ export interface paths {
          * @description The article must be live; removing no bookmark changes nothing.
          */
         delete: operations["unbookmarkArticle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a article
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the article: a trashed one for administrators only.
+         */
+        get: operations["listArticleRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a article
+         * @description An edit, under the edit rules and in their order: the article is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreArticleRevision"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2548,6 +2668,36 @@ export interface components {
                  * @enum {string}
                  */
                 voting?: "up" | "down" | "";
+            };
+        };
+        Revision: {
+            /** @description the revision the edit made: 2 for the first edit (1 is the item as created) */
+            revision: number;
+            /** @description the editor: the author or an administrator */
+            user_id: number;
+            /** @description when the edit was made */
+            create_time: number;
+            /** @description the fields the edit changed, and only those */
+            changes: {
+                /** @description present when the edit changed the title: its value before and after the edit */
+                title?: {
+                    before: string;
+                    after: string;
+                };
+                /** @description present when the edit changed the content (as markdown): its value before and after the edit */
+                content_markdown?: {
+                    before: string;
+                    after: string;
+                };
+                /** @description present when the edit changed the live topics (ids, ascending): its value before and after the edit */
+                topic_ids?: {
+                    before: number[];
+                    after: number[];
+                };
+            };
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
             };
         };
         /** @description At least one of content_markdown and content_rendered must hold content. */
@@ -6235,6 +6385,106 @@ export interface operations {
             };
         };
     };
+    listQuestionRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreQuestionRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listQuestionAnswers: {
         parameters: {
             query?: {
@@ -7065,6 +7315,106 @@ export interface operations {
                         code: 0;
                         /** @description always null */
                         data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnswerRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreAnswerRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                answer_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Answer"];
                     };
                 };
             };
@@ -8158,6 +8508,106 @@ export interface operations {
                         code: 0;
                         /** @description always null */
                         data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listArticleRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreArticleRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                article_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Article"];
                     };
                 };
             };

@@ -16,7 +16,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
-import { answers, bookmarks, comments, follows, reports, topicables, votes } from "../db/schema";
+import { answers, bookmarks, comments, follows, reports, revisions, topicables, votes } from "../db/schema";
 import {
   type BookmarkableKind,
   type CommentableKind,
@@ -24,6 +24,7 @@ import {
   type FollowableKind,
   has,
   type ReportableKind,
+  type RevisableKind,
   type TopicableKind,
   type TrashableKind,
   type VotableKind,
@@ -68,6 +69,8 @@ const removeTopicLinks = (db: Db, type: TopicableKind, ids: IdSource) =>
   removeAttached(db, topicables, topicables.topicable_type, topicables.topicable_id, type, ids);
 const removeBookmarks = (db: Db, type: BookmarkableKind, ids: IdSource) =>
   removeAttached(db, bookmarks, bookmarks.bookmarkable_type, bookmarks.bookmarkable_id, type, ids);
+const removeRevisions = (db: Db, type: RevisableKind, ids: IdSource) =>
+  removeAttached(db, revisions, revisions.revisable_type, revisions.revisable_id, type, ids);
 
 /** The comments on the targets and their whole reply trees, with the votes and reports on any of them. */
 function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStatement[] {
@@ -81,7 +84,8 @@ function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStat
 
 /**
  * What disappears with the items besides their own rows, from their kind's capabilities, in an order that keeps
- * each subquery meaningful: comments (with their replies), votes, reports, follows, topic links and bookmarks.
+ * each subquery meaningful: comments (with their replies), votes, reports, follows, topic links, bookmarks and
+ * revisions.
  */
 function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[] {
   return [
@@ -91,6 +95,7 @@ function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[
     ...(has(type, "followable") ? [removeFollows(db, type, ids)] : []),
     ...(has(type, "topicable") ? [removeTopicLinks(db, type, ids)] : []),
     ...(has(type, "bookmarkable") ? [removeBookmarks(db, type, ids)] : []),
+    ...(has(type, "revisable") ? [removeRevisions(db, type, ids)] : []),
     // Questions and articles only lose a deleted topic; the topic's own counters go with its row.
     ...(type === "topic" ? [db.delete(topicables).where(inIds(topicables.topic_id, ids))] : []),
   ];

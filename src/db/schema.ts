@@ -420,3 +420,27 @@ export const bookmarks = sqliteTable(
     index("bookmarks_target_idx").on(t.bookmarkable_type, t.bookmarkable_id),
   ],
 );
+
+/**
+ * The edit history of questions, answers and articles (docs/revisions.md): one row per edit that changed something,
+ * numbered per item from 2 (revision 1 is the item as created), holding the editor and, of the fields the edit
+ * changed, their values before it; a field it left alone is NULL. The newest revisions are kept, within a bound per
+ * item.
+ */
+export const revisions = sqliteTable(
+  "revisions",
+  {
+    revisable_type: text("revisable_type", { enum: ["question", "answer", "article"] }).notNull(),
+    revisable_id: integer("revisable_id").notNull(),
+    /** The number of the revision the edit made. */
+    revision: integer("revision").notNull(),
+    /** The editor: the author or an administrator. */
+    user_id: integer("user_id").notNull(),
+    title: text("title"),
+    content_markdown: text("content_markdown"),
+    /** The live topics' ids, ascending, as JSON. */
+    topic_ids: text("topic_ids"),
+    create_time: int("create_time"),
+  },
+  (t) => [primaryKey({ columns: [t.revisable_type, t.revisable_id, t.revision] })],
+);

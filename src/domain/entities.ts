@@ -17,6 +17,7 @@ import {
   messages,
   questions,
   type reports,
+  type revisions,
   type topicables,
   topics,
   users,
@@ -72,6 +73,11 @@ export interface Facts {
   reportable?: true;
   /** Members bookmark it (`bookmarks`), privately; a hard delete removes the bookmarks with it. */
   bookmarkable?: true;
+  /**
+   * Every edit keeps what it replaced (`revisions`): its title if it has one, its content, its topics if it is filed
+   * under topics; a hard delete removes its history with it.
+   */
+  revisable?: true;
   /** Uploaded images its markdown uses are linked to it (`images.item_type`) and deleted with it. */
   illustrated?: true;
   /** Image sets in R2 named by a column of its rows (its cover), removed once a hard delete of the row commits. */
@@ -114,6 +120,7 @@ export const entities = model({
     topicable: { counter: topics.question_count },
     reportable: true,
     bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id"] },
   },
@@ -135,6 +142,7 @@ export const entities = model({
     commentable: { counter: answers.comment_count, list: "comments" },
     reportable: true,
     bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id", "answer_id"] },
   },
@@ -154,6 +162,7 @@ export const entities = model({
     topicable: { counter: topics.article_count },
     reportable: true,
     bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["article_id"] },
   },
@@ -227,6 +236,7 @@ export type CommentableKind = KindsWith<"commentable">;
 export type TopicableKind = KindsWith<"topicable">;
 export type ReportableKind = KindsWith<"reportable">;
 export type BookmarkableKind = KindsWith<"bookmarkable">;
+export type RevisableKind = KindsWith<"revisable">;
 export type IllustratedKind = KindsWith<"illustrated">;
 export type SummarisedKind = KindsWith<"summary">;
 export type NotifiedKind = KindsWith<"notifiedOnDeletion">;
@@ -270,10 +280,12 @@ export type ModelMatchesSchema = [
   Holds<Same<TopicableKind, Enum<typeof topicables.topicable_type>>>,
   Holds<Same<ReportableKind, Enum<typeof reports.reportable_type>>>,
   Holds<Same<BookmarkableKind, Enum<typeof bookmarks.bookmarkable_type>>>,
+  Holds<Same<RevisableKind, Enum<typeof revisions.revisable_type>>>,
   Holds<Same<IllustratedKind, Enum<typeof images.item_type>>>,
   // A report shows its target's summary.
   Holds<Same<ReportableKind & SummarisedKind, ReportableKind>>,
   Holds<Every<{ [K in VotableKind]: HasColumns<K, "vote_count" | "vote_up_count" | "vote_down_count"> }>>,
   Holds<Every<{ [K in FollowableKind]: HasColumns<K, "follower_count"> }>>,
+  Holds<Every<{ [K in RevisableKind]: HasColumns<K, "content_markdown"> }>>,
   Holds<Every<{ [K in SummarisedKind]: HasColumns<K, Entities[K]["summary"][number]> }>>,
 ];

@@ -17,6 +17,7 @@ import type { Content } from "../../lib/markdown";
 import { now } from "../../lib/time";
 import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
+import { type EditSource, editedBody, recordRevision, restoreRead, revisionTargets } from "../revisable";
 import { documentOf, indexNew, reindex } from "../searchable";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
@@ -56,6 +57,38 @@ export function titledPosts<
   const idFilter = `${type}_id` as const;
   /** A list filter; its column names are the post table's, which the generic row type R cannot show. */
   type Filter = Parameters<typeof filteredPage<R, T, I>>[3];
+
+  /** An edit, of a body or of a revision restored: one read batch for the checks, one write batch. */
+  async function change(db: Db, view: View, caller: CallerId, id: number, source: EditSource, include: Set<I>) {
+    const wanted = "body" in source ? topicIdsIn(source.body) : [];
+    const found = await batch(db, {
+      post: selectLiveRow(db, kind, id),
+      live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
+      state: restoreRead(db, revisionTargets[type], id, source),
+    });
+    // R is what kind.columns selects, which the kinds' shared column record cannot show.
+    const [post] = found.post as R[];
+    if (!post) throw new ApiError(kind.notFound);
+    const time = now();
+    assertAuthorMay(type, "edit", post, caller, view.options, time);
+
+    const body = parseBody(editBody, editedBody(source, found.state));
+    // A restore's topics are live ones only (behaviours/revisable.ts).
+    const live = "body" in source ? found.live : body.topic_ids?.map((topic_id) => ({ topic_id }));
+    const changes = editedFields(body, live);
+    const revised = { title: changes.title, content_markdown: changes.content_markdown, topic_ids: body.topic_ids };
+    const statements = recordRevision(db, revisionTargets[type], id, caller.user_id, revised, time);
+    if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
+    if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
+    if (changes.content_markdown) {
+      statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
+    }
+    if (changes.title !== undefined || changes.content_rendered !== undefined) {
+      const text = post as unknown as { title: string; content_rendered: string };
+      statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
+    }
+    return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
+  }
 
   return {
     /** GET /questions, /articles: the filters; `trashed=true` lists only the trash, for administrators only. */
@@ -126,33 +159,19 @@ export function titledPosts<
      * PATCH, in the reference's order: the kind's NOT_FOUND for a missing or trashed post (administrators too),
      * the author rule, then the body. Only the fields sent change. A title or content edit moves update_time;
      * `topic_ids` replaces the set of live topics, moving only the counters of topics removed or added, and
-     * alone leaves update_time.
+     * alone leaves update_time. What it replaces is kept as a revision (docs/revisions.md).
      */
-    async edit(db: Db, view: View, caller: CallerId, id: number, raw: unknown, include: Set<I>): Promise<T> {
-      const wanted = topicIdsIn(raw);
-      const found = await batch(db, {
-        post: selectLiveRow(db, kind, id),
-        live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
-      });
-      // R is what kind.columns selects, which the kinds' shared column record cannot show.
-      const [post] = found.post as R[];
-      if (!post) throw new ApiError(kind.notFound);
-      const time = now();
-      assertAuthorMay(type, "edit", post, caller, view.options, time);
+    edit(db: Db, view: View, caller: CallerId, id: number, raw: unknown, include: Set<I>): Promise<T> {
+      return change(db, view, caller, id, { body: raw }, include);
+    },
 
-      const body = parseBody(editBody, raw);
-      const changes = editedFields(body, found.live);
-      const statements: BatchStatement[] = [];
-      if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
-      if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
-      if (changes.content_markdown) {
-        statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
-      }
-      if (changes.title !== undefined || changes.content_rendered !== undefined) {
-        const text = post as unknown as { title: string; content_rendered: string };
-        statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
-      }
-      return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
+    /**
+     * POST .../revisions/{revision}/restore: an edit, under the same rules and in the same order, that sets the
+     * fields the revision held where they differ from the post's; then REVISION_NOT_FOUND for a revision that is not
+     * an earlier one still kept (docs/revisions.md#restore).
+     */
+    restore(db: Db, view: View, caller: CallerId, id: number, revision: number, include: Set<I>): Promise<T> {
+      return change(db, view, caller, id, { revision }, include);
     },
   };
 }

@@ -11,10 +11,11 @@ import { filteredList, liveCheck, newestOf, selectLive, selectLiveRow } from "..
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
 import { questionAnswered } from "../../behaviours/notification-events";
+import { type EditSource, editedBody, recordRevision, restoreRead, revisionTargets } from "../../behaviours/revisable";
 import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
+import { batch, type Db, writeThenRead } from "../../db/client";
 import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
@@ -115,9 +116,9 @@ export async function createAnswer(
 /**
  * PATCH /answers/{id}, in the reference's order: 203001 for a missing or trashed answer (administrators
  * too), the author's permission (203002-203005), then the body. No content field changes nothing; an edit
- * moves update_time.
+ * moves update_time. What it replaces is kept as a revision (docs/revisions.md).
  */
-export async function editAnswer(
+export function editAnswer(
   db: Db,
   view: View,
   caller: CallerId,
@@ -125,14 +126,47 @@ export async function editAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const [answer] = (await batch(db, selectLiveRow(db, entities.answer, id))) as AnswerRow[];
+  return changeAnswer(db, view, caller, id, { body: raw }, include);
+}
+
+/**
+ * POST /answers/{id}/revisions/{revision}/restore: an edit under the same rules and in the same order, of the
+ * content the revision held; then 210003 for a revision that is not an earlier one still kept
+ * (docs/revisions.md#restore).
+ */
+export function restoreAnswer(
+  db: Db,
+  view: View,
+  caller: CallerId,
+  id: number,
+  revision: number,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
+  return changeAnswer(db, view, caller, id, { revision }, include);
+}
+
+/** An edit, of a body or of a revision restored: one read batch for the checks, one write batch. */
+async function changeAnswer(
+  db: Db,
+  view: View,
+  caller: CallerId,
+  id: number,
+  source: EditSource,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
+  const found = await batch(db, {
+    answer: selectLiveRow(db, entities.answer, id),
+    state: restoreRead(db, revisionTargets.answer, id, source),
+  });
+  const [answer] = found.answer as AnswerRow[];
   if (!answer) throw new ApiError(entities.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
-  const changes = editedFields(parseBody(AnswerBody, raw));
-  const writes: BatchStatement[] =
-    Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
+  const changes = editedFields(parseBody(AnswerBody, editedBody(source, found.state)));
+  const revised = { content_markdown: changes.content_markdown };
+  const writes = recordRevision(db, revisionTargets.answer, id, caller.user_id, revised, time);
+  if (Object.keys(changes).length > 0) writes.push(updateAnswer(db, id, { ...changes, update_time: time }));
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   if (changes.content_rendered)
     writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));

@@ -23,4 +23,5 @@ export const {
   get: getArticle,
   create: createArticle,
   edit: editArticle,
+  restore: restoreArticle,
 } = articles;

@@ -6,7 +6,7 @@
 import { bookmarkPage } from "../../behaviours/bookmarkable";
 import { type Page, recordsByIds } from "../../behaviours/content/page";
 import { byId } from "../../behaviours/content/repo";
-import type { Caller } from "../../core/caller";
+import type { CallerId } from "../../core/caller";
 import { batch, type Db } from "../../db/client";
 import { entities, kindsWith } from "../../domain/entities";
 import type { View } from "../../http/view";
@@ -19,7 +19,7 @@ import type { BookmarkedItem, BookmarkQuery } from "./schema";
 export async function listBookmarks(
   db: Db,
   view: View,
-  caller: Caller,
+  caller: CallerId,
   query: BookmarkQuery,
 ): Promise<Page<BookmarkedItem>> {
   const request = parsePage(query);

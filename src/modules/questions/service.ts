@@ -23,4 +23,5 @@ export const {
   get: getQuestion,
   create: createQuestion,
   edit: editQuestion,
+  restore: restoreQuestion,
 } = questions;
