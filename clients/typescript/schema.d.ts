@@ -3250,6 +3250,8 @@ export interface operations {
                 user_id?: number;
                 /** @description exact username, case-insensitive */
                 username?: string;
+                /** @description usernames beginning with this, case-insensitive (for autocomplete); by username unless `order` is given */
+                search?: string;
                 /** @description exact e-mail address, case-insensitive; administrators only, ignored for others */
                 email?: string;
                 /** @description `true`: only disabled users (administrators only; ignored for others) */
@@ -8634,7 +8636,7 @@ export interface operations {
     search: {
         parameters: {
             query: {
-                /** @description What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* terms; Chinese, Japanese and Korean text matches character by character. At most 200 characters and 10 terms. */
+                /** @description What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* terms; Chinese, Japanese and Korean text matches character by character. At most 200 characters and 10 terms. For users the last word is a prefix without its *. */
                 q: string;
                 /** @description the kind of record to find; default question */
                 type?: "question" | "answer" | "article" | "topic" | "user";
