@@ -17,6 +17,7 @@ CREATE TABLE `revisions` (
 	`content_markdown` text,
 	`topic_ids` text,
 	`create_time` integer DEFAULT 0 NOT NULL,
+	`mention_ids` text,
 	PRIMARY KEY(`revisable_type`, `revisable_id`, `revision`)
 );
 --> statement-breakpoint

@@ -404,6 +404,25 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect((await get("/api/user", { token: alice })).body.data.inbox_unread).toBe(4);
   });
 
+  it("leaves what MDClub never had empty: no accepted answer, history, bookmarks, mention links or notices", async () => {
+    const tables = await community();
+    // An answer mentioning a member: imported content is rendered without mentions, and nobody is told.
+    (tables.answer?.rows[0] as unknown[])[3] = "thanks @alice";
+    await importDump(rechunk(writeDump(tables, format, { rowsPerInsert: 2 }), 7), d1Target(env.DB), { force: false });
+
+    expect((await get("/api/questions/10")).body.data.accepted_answer_id).toBe(0);
+    expect((await get("/api/questions/10/revisions")).body.data).toEqual([]);
+    expect((await get("/api/answers/20/revisions")).body.data).toEqual([]);
+    const answer = (await get("/api/answers/20")).body.data;
+    expect(answer.content_rendered).toBe("<p>thanks @alice</p>");
+    expect((await get("/api/user/bookmarks", { token: TOKEN })).body.data).toEqual([]);
+    const counts = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM revisions) AS revisions, (SELECT count(*) FROM bookmarks) AS bookmarks,
+       (SELECT count(*) FROM notifications WHERE type IN ('answer_accepted', 'user_mentioned')) AS notices`,
+    ).first();
+    expect(counts).toEqual({ revisions: 0, bookmarks: 0, notices: 0 });
+  });
+
   it("logs a bcrypt user in with the plain password or the SDK's SHA-1, and upgrades the hash on the first", async () => {
     await importCommunity(format);
     expect(await storedPassword(2)).toMatch(/^\$2y\$04\$/);

@@ -16,6 +16,7 @@ import { revisions, topicables, topics } from "../db/schema";
 import { type Entity, type EntityWith, entitiesWith } from "../domain/entities";
 import type { ListSource } from "./content/repo";
 import { isLive } from "./live";
+import { mentionSource, selectMembers, selectMentionable } from "./mentionable";
 
 export type RevisionTarget = EntityWith<"revisable">;
 
@@ -30,8 +31,11 @@ export const KEPT_BYTES = 1024 * 1024;
 export const REVISED_FIELDS = ["title", "content_markdown", "topic_ids"] as const;
 export type RevisedField = (typeof REVISED_FIELDS)[number];
 
-/** What an edit sets, each field only if it sends it: the new title, markdown, and set of live topics. */
-export type Revised = Partial<{ title: string; content_markdown: string; topic_ids: number[] }>;
+/**
+ * What an edit sets, each field only if it sends it: the new title, markdown, and set of live topics; and the members
+ * the content it replaces mentioned, kept beside that content (docs/mentions.md#edits-and-restores).
+ */
+export type Revised = Partial<{ title: string; content_markdown: string; topic_ids: number[]; mentioned: number[] }>;
 
 /** The fields a kind keeps: a title if it has one, its content, its topics if it is filed under any. */
 export const fieldsOf = (target: RevisionTarget): RevisedField[] =>
@@ -89,9 +93,10 @@ export function recordRevision(
   const column = (field: RevisedField) => (fieldsOf(target).includes(field) ? sql.identifier(field) : sql`NULL`);
   const number = sql`(SELECT COALESCE(MAX(${revisions.revision}), 1) + 1 FROM ${revisions}
     WHERE ${ofItem(target, id)})`;
+  const mentioned = sql`CASE WHEN "content_markdown" IS NOT NULL THEN ${JSON.stringify(next.mentioned ?? [])} END`;
   const insert = db.insert(revisions).select(
     sql`SELECT ${target.type}, ${id}, ${number}, ${editorId}, ${column("title")}, ${column("content_markdown")},
-      ${column("topic_ids")}, ${time}
+      ${column("topic_ids")}, ${time}, ${mentioned}
       FROM (SELECT ${sql.join(kept, sql`, `)} FROM ${target.table} WHERE ${eq(target.id, id)})
       WHERE ${sql.join(
         names.map((name) => sql`${name} IS NOT NULL`),
@@ -107,7 +112,7 @@ export function recordRevision(
  */
 function prune(db: Db, target: RevisionTarget, id: number): BatchStatement {
   const bytes = sql`length(CAST(COALESCE(${revisions.title}, '') || COALESCE(${revisions.content_markdown}, '')
-    || COALESCE(${revisions.topic_ids}, '') AS BLOB))`;
+    || COALESCE(${revisions.topic_ids}, '') || COALESCE(${revisions.mention_ids}, '') AS BLOB))`;
   const newestFirst = sql`OVER (ORDER BY ${revisions.revision} DESC)`;
   const oldestKept = sql`(SELECT MIN(revision) FROM (
       SELECT ${revisions.revision} AS revision, SUM(${bytes}) ${newestFirst} AS running,
@@ -121,7 +126,12 @@ function prune(db: Db, target: RevisionTarget, id: number): BatchStatement {
  * What a field held at a revision (a number, or a revision row's column) if something changed it since: the value
  * the first later revision that changed it kept; NULL when none did, the item's own value then being the answer.
  */
-function keptAfter(target: RevisionTarget, id: number, field: RevisedField, revision: number | SQLiteColumn): SQL {
+function keptAfter(
+  target: RevisionTarget,
+  id: number,
+  field: RevisedField | "mention_ids",
+  revision: number | SQLiteColumn,
+): SQL {
   const column = later[field];
   const newer = and(ofItem(target, id, later), gt(later.revision, revision));
   return sql`(SELECT ${column} FROM ${revisions} AS ${sql.identifier("later")} WHERE ${newer}
@@ -204,11 +214,18 @@ export function restoredFields(state: RevisionState | undefined, revision: numbe
 /** Where an edit's fields come from: the request's body, or a revision it restores (docs/revisions.md#restore). */
 export type EditSource = { body: unknown } | { revision: number };
 
-/** The read a restore adds to its edit's first batch: the revision's state. */
-export const restoreRead = (db: Db, target: RevisionTarget, id: number, source: EditSource) =>
-  "revision" in source ? selectRevisionState(db, target, id, source.revision) : undefined;
+/**
+ * What an edit's first batch reads besides the item: for a body, the members its content may mention; for a restore,
+ * the revision's state and the members its content mentioned, whose mentions it renders again as they were
+ * (docs/mentions.md#edits-and-restores).
+ */
+export function editRead(db: Db, target: RevisionTarget, id: number, source: EditSource) {
+  if ("body" in source) return { state: undefined, members: selectMentionable(db, mentionSource(source.body)) };
+  const ids = sql`(SELECT value FROM json_each(${keptAfter(target, id, "mention_ids", source.revision)}))`;
+  return { state: selectRevisionState(db, target, id, source.revision), members: selectMembers(db, ids) };
+}
 
-/** The body an edit validates: the request's, or the fields a revision restores (read by {@link restoreRead}). */
+/** The body an edit validates: the request's, or the fields a revision restores (read by {@link editRead}). */
 export const editedBody = (source: EditSource, state: RevisionState[] | undefined): unknown =>
   "body" in source ? source.body : restoredFields(state?.[0], source.revision);
 

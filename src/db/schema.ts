@@ -441,6 +441,11 @@ export const revisions = sqliteTable(
     /** The live topics' ids, ascending, as JSON. */
     topic_ids: text("topic_ids"),
     create_time: int("create_time"),
+    /**
+     * Beside a kept content_markdown: the ids (JSON) of the members it mentioned, so that a restore renders its
+     * mentions as they were (docs/mentions.md#edits-and-restores).
+     */
+    mention_ids: text("mention_ids"),
   },
   (t) => [primaryKey({ columns: [t.revisable_type, t.revisable_id, t.revision] })],
 );

@@ -14,10 +14,12 @@ import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
 import type { Content } from "../../lib/markdown";
+import { linkedMembers } from "../../lib/mentions";
 import { now } from "../../lib/time";
 import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
-import { type EditSource, editedBody, recordRevision, restoreRead, revisionTargets } from "../revisable";
+import { mentionMap, mentionSource, notifyMentioned, selectMentionable } from "../mentionable";
+import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../revisable";
 import { documentOf, indexNew, reindex } from "../searchable";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
@@ -64,7 +66,7 @@ export function titledPosts<
     const found = await batch(db, {
       post: selectLiveRow(db, kind, id),
       live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
-      state: restoreRead(db, revisionTargets[type], id, source),
+      edited: editRead(db, revisionTargets[type], id, source),
     });
     // R is what kind.columns selects, which the kinds' shared column record cannot show.
     const [post] = found.post as R[];
@@ -72,11 +74,13 @@ export function titledPosts<
     const time = now();
     assertAuthorMay(type, "edit", post, caller, view.options, time);
 
-    const body = parseBody(editBody, editedBody(source, found.state));
+    const body = parseBody(editBody, editedBody(source, found.edited.state));
     // A restore's topics are live ones only (behaviours/revisable.ts).
     const live = "body" in source ? found.live : body.topic_ids?.map((topic_id) => ({ topic_id }));
-    const changes = editedFields(body, live);
-    const revised = { title: changes.title, content_markdown: changes.content_markdown, topic_ids: body.topic_ids };
+    const { changes, mentioned } = editedFields(body, live, mentionMap(found.edited.members));
+    const before = linkedMembers((post as unknown as Content).content_rendered);
+    const { title, content_markdown } = changes;
+    const revised = { title, content_markdown, topic_ids: body.topic_ids, mentioned: before };
     const statements = recordRevision(db, revisionTargets[type], id, caller.user_id, revised, time);
     if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
     if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
@@ -86,6 +90,10 @@ export function titledPosts<
     if (changes.title !== undefined || changes.content_rendered !== undefined) {
       const text = post as unknown as { title: string; content_rendered: string };
       statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
+    }
+    if (mentioned) {
+      const item = { type, id };
+      statements.push(...notifyMentioned(db, view, mentioned, before, item, post.user_id, caller.user_id, time));
     }
     return writeThenRead(db, statements, oneRecord(db, view, records, id, include));
   }
@@ -142,7 +150,11 @@ export function titledPosts<
       body: TitledPostBody & { title: string; topic_ids: number[] },
       include: Set<I>,
     ): Promise<T> {
-      const content = createdContent(body, await batch(db, selectLiveTopicIds(db, body.topic_ids)));
+      const found = await batch(db, {
+        live: selectLiveTopicIds(db, body.topic_ids),
+        members: selectMentionable(db, mentionSource(body)),
+      });
+      const { content, mentioned } = createdContent(body, found.live, mentionMap(found.members));
       const time = now();
       const created = newestOf(db, kind, userId);
       const statements = [
@@ -151,6 +163,8 @@ export function titledPosts<
         ...linkImages(db, type, created, userId, content.content_markdown),
         ...recountStatements(db, type, created),
         indexNew(db, type, created, documentOf[type]({ title: body.title, ...content })),
+        // After the insert: the notifications name the new post.
+        ...notifyMentioned(db, view, mentioned, [], { type, id: created }, userId, userId, time),
       ];
       return writeThenRead(db, statements, oneRecord(db, view, records, created, include));
     },

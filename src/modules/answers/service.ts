@@ -4,14 +4,16 @@
  * edit, and the counters a new answer moves. A write is one read batch (what the checks need) and one write batch
  * carrying the counters and the record it answers with.
  */
+import type { SQL } from "drizzle-orm";
 import { createdContent, editedFields } from "../../behaviours/content/body";
 import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "../../behaviours/content/page";
 import type { AnswerRow } from "../../behaviours/content/present";
 import { filteredList, liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
-import { questionAnswered } from "../../behaviours/notification-events";
-import { type EditSource, editedBody, recordRevision, restoreRead, revisionTargets } from "../../behaviours/revisable";
+import { mentionMap, mentionSource, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
+import { type MentionedIn, questionAnswered } from "../../behaviours/notification-events";
+import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../../behaviours/revisable";
 import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
@@ -20,6 +22,7 @@ import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
+import { linkedMembers } from "../../lib/mentions";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
 import { answerRecords } from "./records";
@@ -94,9 +97,12 @@ export async function createAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const question = await batch(db, selectLive(db, entities.question, questionId));
-  if (question.length === 0) throw new ApiError(entities.question.notFound);
-  const content = createdContent(parseBody(AnswerBody, raw));
+  const found = await batch(db, {
+    question: selectLive(db, entities.question, questionId),
+    members: selectMentionable(db, mentionSource(raw)),
+  });
+  if (found.question.length === 0) throw new ApiError(entities.question.notFound);
+  const { content, mentioned } = createdContent(parseBody(AnswerBody, raw), [], mentionMap(found.members));
 
   const time = now();
   // The new answer's id is only known inside the batch: the statements after the insert name it by subquery.
@@ -109,6 +115,7 @@ export async function createAnswer(
     // After the insert: the notification names the new answer (docs/notifications.md).
     ...questionAnswered(db, questionId, created, author.user_id, time),
     indexNew(db, "answer", created, documentOf.answer(content)),
+    ...notifyMentioned(db, view, mentioned, [], answerItem(questionId, created), author.user_id, author.user_id, time),
   ];
   return writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
 }
@@ -156,19 +163,28 @@ async function changeAnswer(
 ): Promise<Answer> {
   const found = await batch(db, {
     answer: selectLiveRow(db, entities.answer, id),
-    state: restoreRead(db, revisionTargets.answer, id, source),
+    edited: editRead(db, revisionTargets.answer, id, source),
   });
   const [answer] = found.answer as AnswerRow[];
   if (!answer) throw new ApiError(entities.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
-  const changes = editedFields(parseBody(AnswerBody, editedBody(source, found.state)));
-  const revised = { content_markdown: changes.content_markdown };
+  const body = parseBody(AnswerBody, editedBody(source, found.edited.state));
+  const { changes, mentioned } = editedFields(body, [], mentionMap(found.edited.members));
+  const before = linkedMembers(answer.content_rendered);
+  const revised = { content_markdown: changes.content_markdown, mentioned: before };
   const writes = recordRevision(db, revisionTargets.answer, id, caller.user_id, revised, time);
   if (Object.keys(changes).length > 0) writes.push(updateAnswer(db, id, { ...changes, update_time: time }));
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   if (changes.content_rendered)
     writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));
+  if (mentioned) {
+    const item = answerItem(answer.question_id, id);
+    writes.push(...notifyMentioned(db, view, mentioned, before, item, answer.user_id, caller.user_id, time));
+  }
   return writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
 }
+
+/** An answer as the place of a mention: its notification names the question too. */
+const answerItem = (questionId: number, id: number | SQL): MentionedIn => ({ type: "answer", id, questionId });

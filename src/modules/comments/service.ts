@@ -7,6 +7,7 @@ import { type CommentTarget, postComment } from "../../behaviours/commentable";
 import { authoredPage, filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { CommentRow } from "../../behaviours/content/present";
 import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
+import { mentionMap, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
@@ -14,6 +15,7 @@ import { type CommentableKind, entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
+import { mentionedIn } from "../../lib/mentions";
 import { now } from "../../lib/time";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
@@ -63,14 +65,35 @@ export async function editComment(
   raw: unknown,
   include: Set<CommentInclude>,
 ): Promise<Comment> {
-  const [comment] = (await batch(db, selectLiveRow(db, entities.comment, id))) as CommentRow[];
+  const found = await batch(db, {
+    comment: selectLiveRow(db, entities.comment, id),
+    members: selectMentionable(db, contentIn(raw)),
+  });
+  const [comment] = found.comment as CommentRow[];
   if (!comment) throw new ApiError(entities.comment.notFound);
   const time = now();
   assertAuthorMay("comment", "edit", comment, caller, view.options, time);
 
   const { content } = parseBody(CommentEditBody, raw);
-  return getComment(db, view, id, include, content === undefined ? [] : [updateContent(db, id, content, time)]);
+  if (content === undefined) return getComment(db, view, id, include);
+  // Only the members the earlier text did not mention are told (docs/mentions.md#edits-and-restores).
+  const members = mentionMap(found.members);
+  const item = { type: "comment", id, target: comment.commentable_type, targetId: comment.commentable_id } as const;
+  const mentions = notifyMentioned(
+    db,
+    view,
+    mentionedIn(content, members),
+    mentionedIn(comment.content, members),
+    item,
+    comment.user_id,
+    caller.user_id,
+    time,
+  );
+  return getComment(db, view, id, include, [updateContent(db, id, content, time), ...mentions]);
 }
+
+/** The content a comment body seems to send, for its mentions to be looked up before it is validated. */
+const contentIn = (raw: unknown): unknown => (raw as { content?: unknown } | null | undefined)?.content;
 
 /** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
 export function listCommentsOn(
@@ -86,8 +109,9 @@ export function listCommentsOn(
 }
 
 /**
- * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds, in
- * one batch that also reads the new comment back. The target's update_time stays (docs/decisions.md#content).
+ * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds and the
+ * members it mentions told (docs/mentions.md), in one batch that also reads the new comment back. The target's
+ * update_time stays (docs/decisions.md#content).
  */
 export async function commentOn(
   db: Db,
@@ -98,9 +122,13 @@ export async function commentOn(
   raw: unknown,
   include: Set<CommentInclude>,
 ) {
-  const live = await batch(db, selectLive(db, target, id));
-  if (live.length === 0) throw new ApiError(target.notFound);
+  const found = await batch(db, { live: selectLive(db, target, id), members: selectMentionable(db, contentIn(raw)) });
+  if (found.live.length === 0) throw new ApiError(target.notFound);
   const { content } = parseBody(CommentBody, raw);
-  const { created, writes } = postComment(db, target.type, id, userId, content, now());
-  return writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
+  const time = now();
+  const { created, writes } = postComment(db, target.type, id, userId, content, time);
+  const item = { type: "comment", id: created, target: target.type, targetId: id } as const;
+  const mentioned = mentionedIn(content, mentionMap(found.members));
+  const mentions = notifyMentioned(db, view, mentioned, [], item, userId, userId, time);
+  return writeThenRead(db, [...writes, ...mentions], oneRecord(db, view, commentRecords, created, include));
 }
