@@ -11,7 +11,7 @@ import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../core/errors";
 import { type Db, writeThenRead } from "../db/client";
 import { allOf } from "../db/conditions";
-import { bookmarks } from "../db/schema";
+import { bookmarks } from "../db/schema-bookmarks-revisions";
 import { type BookmarkableKind, type EntityWith, entities, entitiesWith, kindsWith } from "../domain/entities";
 import type { PageRequest } from "../lib/pagination";
 import { now } from "../lib/time";

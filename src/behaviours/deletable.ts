@@ -16,7 +16,8 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
-import { answers, bookmarks, comments, follows, reports, revisions, topicables, votes } from "../db/schema";
+import { answers, comments, follows, reports, topicables, votes } from "../db/schema";
+import { bookmarks, revisions } from "../db/schema-bookmarks-revisions";
 import {
   type BookmarkableKind,
   type CommentableKind,

@@ -1,6 +1,6 @@
 /**
  * The tables of bookmarks and of the edit history (docs/operations.md#bookmarks, docs/revisions.md), part of the data
- * model that src/db/schema.ts exports (drizzle-kit reads them through it), kept apart so that each file stays short.
+ * model beside src/db/schema.ts (drizzle.config.ts names both files), kept apart so that each file stays short.
  */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 

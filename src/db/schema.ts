@@ -179,8 +179,7 @@ export const questions = sqliteTable(
     create_time: int("create_time"),
     update_time: int("update_time"),
     delete_time: int("delete_time"),
-    /** The live answer the asker accepted, 0 for none (docs/operations.md#accepted-answer); last, as ALTER adds it. */
-    accepted_answer_id: int("accepted_answer_id"),
+    accepted_answer_id: int("accepted_answer_id"), // 0 for none (docs/operations.md#accepted-answer)
   },
   (t) => [
     index("questions_user_idx").on(t.user_id, t.delete_time, t.update_time),
@@ -272,8 +271,7 @@ export const votes = sqliteTable(
     create_time: int("create_time"),
   },
   (t) => [
-    // One vote per user and target (docs/decisions.md#one-vote-follow-and-report-per-user-and-target): a key, not just
-    // a check.
+    // A key: one vote per user and target (docs/decisions.md#one-vote-follow-and-report-per-user-and-target).
     primaryKey({ columns: [t.votable_type, t.votable_id, t.user_id] }),
     index("votes_user_idx").on(t.user_id, t.votable_type),
     index("votes_target_time_idx").on(t.votable_type, t.votable_id, t.create_time),
@@ -400,6 +398,3 @@ export const captchas = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof tokens.$inferSelect;
 export * from "./inbox-schema"; // private messages and blocks (docs/messages.md#model)
-
-// Bookmarks and edit history (docs/operations.md#bookmarks, docs/revisions.md), in a file of their own.
-export { bookmarks, revisions } from "./schema-bookmarks-revisions";

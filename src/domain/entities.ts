@@ -10,19 +10,18 @@ import type { ErrorName } from "../core/errors";
 import {
   answers,
   articles,
-  type bookmarks,
   comments,
   type follows,
   type images,
   messages,
   questions,
   type reports,
-  type revisions,
   type topicables,
   topics,
   users,
   type votes,
 } from "../db/schema";
+import type { bookmarks, revisions } from "../db/schema-bookmarks-revisions";
 import { type ImageSize, TOPIC_COVER_SIZES } from "../lib/storage";
 
 /** A counter on another row that a kind's live rows feed, found through a column of those rows (docs/counters.md). */

@@ -8,7 +8,8 @@
 import { and, asc, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type BatchRead, type Db, readAs } from "../../db/client";
-import { answers, bookmarks, follows, questions, topicables, topics, users, votes } from "../../db/schema";
+import { answers, follows, questions, topicables, topics, users, votes } from "../../db/schema";
+import { bookmarks } from "../../db/schema-bookmarks-revisions";
 import { entities, type TopicableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
 import type { BookmarkTarget } from "../bookmarkable";

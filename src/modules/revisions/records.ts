@@ -5,7 +5,7 @@
 import type { Records } from "../../behaviours/content/page";
 import { authorRelation, includedRelations } from "../../behaviours/content/relations";
 import { REVISED_FIELDS, type RevisedField } from "../../behaviours/revisable";
-import { revisions } from "../../db/schema";
+import { revisions } from "../../db/schema-bookmarks-revisions";
 import { REVISION_INCLUDES, type Revision, type RevisionInclude, RevisionSchema } from "./schema";
 
 /** A row of an item's revisions list (behaviours/revisable.ts `revisionsSource`). */
