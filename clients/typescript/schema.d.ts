@@ -4501,7 +4501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5742,7 +5742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -5789,7 +5789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6322,7 +6322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6367,7 +6367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6419,7 +6419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +6467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7275,7 +7275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7320,7 +7320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7372,7 +7372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -7420,7 +7420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8468,7 +8468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8513,7 +8513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8565,7 +8565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
@@ -8613,7 +8613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description refused: `code` names the reason (README, error table), `errors` the fields for 200001 */
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
             "4XX": {
                 headers: {
                     [name: string]: unknown;
