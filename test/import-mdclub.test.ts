@@ -21,7 +21,7 @@ import {
 import { readDump } from "../src/import/mdclub/sql-dump";
 import { sha1Hex } from "../src/lib/crypto";
 import { inlineParams } from "../src/lib/sql-text";
-import { get, post } from "./helpers/api";
+import { get, post, put } from "./helpers/api";
 import { type DumpFormat, type DumpTable, MDCLUB_COLUMNS, rechunk, writeDump } from "./helpers/mdclub-dump";
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -571,6 +571,30 @@ describe("running the import again", () => {
     await expect(importCommunity("phpmyadmin")).rejects.toBeInstanceOf(DatabaseNotEmpty);
     const forced = await importCommunity("phpmyadmin", d1Target(env.DB), true);
     expect(forced.tables.questions?.imported).toBe(2);
+  });
+
+  it("empties the bookmarks and edit history a forced run would otherwise attach to the ids it imports", async () => {
+    await importCommunity("mysqldump");
+    expect((await put("/api/questions/10/bookmark", { token: TOKEN })).status).toBe(200);
+    expect((await put("/api/questions/10/accepted_answer", { token: TOKEN, body: { answer_id: 20 } })).status).toBe(
+      200,
+    );
+    // A revision as an edit of the community being replaced left it (the imported options may forbid edits).
+    await env.DB.prepare(
+      `INSERT INTO revisions (revisable_type, revisable_id, revision, user_id, title, create_time)
+       VALUES ('question', 10, 2, 2, 'an earlier title', 1)`,
+    ).run();
+
+    await importCommunity("phpmyadmin", d1Target(env.DB), true);
+
+    expect((await get("/api/questions/10")).body.data.accepted_answer_id).toBe(0);
+    expect((await get("/api/questions/10/revisions")).body.data).toEqual([]);
+    expect((await get("/api/user/bookmarks", { token: TOKEN })).body.data).toEqual([]);
+    const counts = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM revisions) AS revisions, (SELECT count(*) FROM bookmarks) AS bookmarks,
+       (SELECT count(*) FROM notifications WHERE type IN ('answer_accepted', 'user_mentioned')) AS notices`,
+    ).first();
+    expect(counts).toEqual({ revisions: 0, bookmarks: 0, notices: 0 });
   });
 
   it("after a failure, starts clean and duplicates nothing", async () => {
