@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { foldName, linkedMembers, MAX_MENTIONED, mentionCandidates, mentionedIn } from "../src/lib/mentions";
 import { now } from "../src/lib/time";
-import { type ApiResponse, get, patch, post } from "./helpers/api";
+import { type ApiResponse, del, get, patch, post, put } from "./helpers/api";
 import { createAnswer, createArticle, createComment, createQuestion, createTopic, row } from "./helpers/content";
 import { createAdmin, createUser, setOptions, type TestUser } from "./helpers/factories";
 
@@ -216,6 +216,34 @@ describe.each(kinds)("mentions in a new or edited $type", (kind) => {
     expect(await mentionsOf(author)).toEqual([]);
   });
 
+  it("tells no member who blocks the author, nor one who blocks the administrator whose edit mentions them", async () => {
+    await allowEdits();
+    const [author, sam, frodo, pippin] = [
+      await createUser(),
+      await createUser({ username: "samwise42" }),
+      await createUser({ username: "frodo42" }),
+      await createUser({ username: "pippin42" }),
+    ];
+    const admin = await createAdmin();
+    expect((await put(`/api/user/blocks/${author.user_id}`, { token: sam.token })).status).toBe(200);
+    expect((await put(`/api/user/blocks/${admin.user_id}`, { token: pippin.token })).status).toBe(200);
+
+    const { res } = await kind.create(author, "cc @samwise42 @frodo42");
+    expect(res.status).toBe(200);
+    await kind.edit(admin, kind.id(res), "cc @samwise42 @frodo42 @pippin42");
+
+    expect((await mentionsOf()).map((n) => n.receiver_id)).toEqual([frodo.user_id]);
+    expect([await unread(sam), await unread(pippin)]).toEqual([0, 0]);
+    // The block silences the notice, not the link: the text still names them.
+    if (kind.rendered)
+      expect(res.body.data.content_rendered).toContain(`<a href="/users/${sam.user_id}">@samwise42</a>`);
+
+    // Unblocked, a member is told of the next write that newly mentions them.
+    expect((await del(`/api/user/blocks/${author.user_id}`, { token: sam.token })).status).toBe(200);
+    await kind.create(author, "again @samwise42");
+    expect((await mentionsOf(sam)).length).toBe(1);
+  });
+
   it("links mentions but writes no user_mentioned under MDCLUB_COMPAT, and the counters stay exact", async () => {
     const [author, sam] = [await createUser(), await createUser({ username: "samwise42" })];
 
@@ -311,5 +339,38 @@ describe("lib/mentions.ts", () => {
       ["李静怡", { user_id: 3, username: "李静怡" }],
     ]);
     expect(mentionedIn("@samwise42 @sam你好 @李静怡好 @李静好 @sam", members)).toEqual([1, 3, 2]);
+  });
+});
+
+describe("mentions in private messages", () => {
+  it("links the members a message names and tells nobody, neither them nor the receiver, within the write budget", async () => {
+    const [sender, receiver, sam] = [
+      await createUser(),
+      await createUser({ username: "frodo42" }),
+      await createUser({ username: "samwise42" }),
+    ];
+
+    const sent = await post(`/api/inbox/${receiver.user_id}`, {
+      token: sender.token,
+      body: { content_markdown: "ask @SamWise42 and @frodo42, not @nobody99" },
+    });
+
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.roundTrips).toBeLessThanOrEqual(2);
+    const rendered =
+      `<p>ask <a href="/users/${sam.user_id}">@SamWise42</a> and ` +
+      `<a href="/users/${receiver.user_id}">@frodo42</a>, not @nobody99</p>`;
+    expect(sent.body.data).toMatchObject({
+      content_markdown: "ask @SamWise42 and @frodo42, not @nobody99",
+      content_rendered: rendered,
+    });
+    // The receiver reads the same links; the member named outside the conversation learns nothing of it.
+    const read = await get(`/api/inbox/${sender.user_id}`, { token: receiver.token });
+    expect(read.body.data.map((m: { content_rendered: string }) => m.content_rendered)).toEqual([rendered]);
+    const notices = await env.DB.prepare("SELECT count(*) AS n FROM notifications").first<{ n: number }>();
+    expect(notices?.n).toBe(0);
+    expect([await unread(sam), await unread(receiver)]).toEqual([0, 0]);
+    expect((await get("/api/notifications", { token: sam.token })).body.data).toEqual([]);
+    expect((await get("/api/inbox", { token: sam.token })).body.data).toEqual([]);
   });
 });
