@@ -1,8 +1,8 @@
 /**
  * Counters never drift: a long, seeded random sequence of creates (some mentioning members), votes, follows, edits,
  * accepted answers, bookmarks, trashes, untrashes and deletes goes through the HTTP API, then every stored counter is
- * compared with a COUNT(*) of the rows a reader can see (docs/decisions.md#counters-count-what-a-reader-sees: trash decrements, untrash increments,
- * delete decrements once).
+ * compared with a COUNT(*) of the rows a reader can see (docs/decisions.md#counters-count-what-a-reader-sees: trash
+ * decrements, untrash increments, delete decrements once).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
