@@ -21,7 +21,7 @@ import {
 import { readDump } from "../src/import/mdclub/sql-dump";
 import { sha1Hex } from "../src/lib/crypto";
 import { inlineParams } from "../src/lib/sql-text";
-import { get, post } from "./helpers/api";
+import { get, post, put } from "./helpers/api";
 import { type DumpFormat, type DumpTable, MDCLUB_COLUMNS, rechunk, writeDump } from "./helpers/mdclub-dump";
 
 const NOW = Math.floor(Date.now() / 1000);
@@ -231,6 +231,13 @@ async function community(): Promise<Record<string, DumpTable>> {
   };
 }
 
+/** The rows of the facts MDClub never had: revisions, bookmarks, and notifications of the kinds beyond the spec. */
+const newFacts = () =>
+  env.DB.prepare(
+    `SELECT (SELECT count(*) FROM revisions) AS revisions, (SELECT count(*) FROM bookmarks) AS bookmarks,
+     (SELECT count(*) FROM notifications WHERE type IN ('answer_accepted', 'user_mentioned')) AS notices`,
+  ).first();
+
 async function importCommunity(format: DumpFormat, target: ImportTarget = d1Target(env.DB), force = false) {
   const dump = writeDump(await community(), format, { rowsPerInsert: 2 });
   // Chunks of 7 characters cut through escapes, quotes, comments and emoji.
@@ -404,6 +411,21 @@ describe.each(["mysqldump", "phpmyadmin"] as const)("importing a %s dump", (form
     expect((await get("/api/user", { token: alice })).body.data.inbox_unread).toBe(4);
   });
 
+  it("leaves what MDClub never had empty: no accepted answer, history, bookmarks, mention links or notices", async () => {
+    const tables = await community();
+    // An answer mentioning a member: imported content is rendered without mentions, and nobody is told.
+    (tables.answer?.rows[0] as unknown[])[3] = "thanks @alice";
+    await importDump(rechunk(writeDump(tables, format, { rowsPerInsert: 2 }), 7), d1Target(env.DB), { force: false });
+
+    expect((await get("/api/questions/10")).body.data.accepted_answer_id).toBe(0);
+    expect((await get("/api/questions/10/revisions")).body.data).toEqual([]);
+    expect((await get("/api/answers/20/revisions")).body.data).toEqual([]);
+    const answer = (await get("/api/answers/20")).body.data;
+    expect(answer.content_rendered).toBe("<p>thanks @alice</p>");
+    expect((await get("/api/user/bookmarks", { token: TOKEN })).body.data).toEqual([]);
+    expect(await newFacts()).toEqual({ revisions: 0, bookmarks: 0, notices: 0 });
+  });
+
   it("logs a bcrypt user in with the plain password or the SDK's SHA-1, and upgrades the hash on the first", async () => {
     await importCommunity(format);
     expect(await storedPassword(2)).toMatch(/^\$2y\$04\$/);
@@ -552,6 +574,26 @@ describe("running the import again", () => {
     await expect(importCommunity("phpmyadmin")).rejects.toBeInstanceOf(DatabaseNotEmpty);
     const forced = await importCommunity("phpmyadmin", d1Target(env.DB), true);
     expect(forced.tables.questions?.imported).toBe(2);
+  });
+
+  it("empties the bookmarks and edit history a forced run would otherwise attach to the ids it imports", async () => {
+    await importCommunity("mysqldump");
+    expect((await put("/api/questions/10/bookmark", { token: TOKEN })).status).toBe(200);
+    expect((await put("/api/questions/10/accepted_answer", { token: TOKEN, body: { answer_id: 20 } })).status).toBe(
+      200,
+    );
+    // A revision as an edit of the community being replaced left it (the imported options may forbid edits).
+    await env.DB.prepare(
+      `INSERT INTO revisions (revisable_type, revisable_id, revision, user_id, title, create_time)
+       VALUES ('question', 10, 2, 2, 'an earlier title', 1)`,
+    ).run();
+
+    await importCommunity("phpmyadmin", d1Target(env.DB), true);
+
+    expect((await get("/api/questions/10")).body.data.accepted_answer_id).toBe(0);
+    expect((await get("/api/questions/10/revisions")).body.data).toEqual([]);
+    expect((await get("/api/user/bookmarks", { token: TOKEN })).body.data).toEqual([]);
+    expect(await newFacts()).toEqual({ revisions: 0, bookmarks: 0, notices: 0 });
   });
 
   it("after a failure, starts clean and duplicates nothing", async () => {

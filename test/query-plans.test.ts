@@ -103,3 +103,29 @@ describe("every read's queries use an index", () => {
     },
   );
 });
+
+describe("the user search reads a range of the username index", () => {
+  it.each([{}, { order: "-create_time" }, { order: "follower_count" }, { disabled: "true" }])(
+    "GET /api/users?search= %j finds names by their beginning through users_username_lower_unique",
+    async (query) => {
+      const world = await buildWorld();
+      const log: Recorded[] = [];
+      const res = await call("GET", "/api/users", {
+        token: world.admin.token,
+        query: { search: world.user.username.slice(0, 3), ...query },
+        env: recordingEnv(log),
+      });
+      expect(res.status).toBe(200);
+      // The page and its total each read the name's range, whatever the order.
+      const searches = log.filter(({ sql }) => sql.includes("char(1114111)"));
+      expect(searches).toHaveLength(2);
+      for (const { sql, values } of searches) {
+        const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .bind(...values)
+          .all<{ detail: string }>();
+        const details = plan.results.map((row) => row.detail);
+        expect(details).toContain("SEARCH users USING INDEX users_username_lower_unique (<expr>>? AND <expr><?)");
+      }
+    },
+  );
+});

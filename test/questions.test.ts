@@ -26,6 +26,8 @@ const QUESTION_FIELDS = [
   "last_answer_time",
   "create_time",
   "update_time",
+  // An addition to the spec's record (docs/operations.md#accepted-answer).
+  "accepted_answer_id",
 ];
 const ALL_INCLUDES = "user,topics,is_following,voting";
 

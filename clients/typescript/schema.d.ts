@@ -431,6 +431,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/bookmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's bookmarks
+         * @description Newest bookmark first, questions, answers and articles together (`type` for one kind), each with its record under the key `bookmarkable_type` names, with that kind's `include` names. Trashed items are left out.
+         */
+        get: operations["listMyBookmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/topics": {
         parameters: {
             query?: never;
@@ -747,6 +767,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/questions/{question_id}/accepted_answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Accept an answer
+         * @description Checked in this order: the question is live (202001), the caller is its author or an administrator (210001), the body, the answer is live (203001) and answers this question (210002). Another answer accepted before is replaced. The answer's author gets `answer_accepted` (not under MDCLUB_COMPAT). update_time stays.
+         */
+        put: operations["acceptAnswer"];
+        post?: never;
+        /**
+         * Withdraw the accepted answer
+         * @description The question is live (202001) and the caller its author or an administrator (210001). The question then has no accepted answer; withdrawing none changes nothing.
+         */
+        delete: operations["withdrawAcceptedAnswer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{question_id}/voters": {
         parameters: {
             query?: never;
@@ -867,6 +911,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/questions/{question_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a question
+         * @description The question must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkQuestion"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a question
+         * @description The question must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkQuestion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/questions/{question_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a question
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the question: a trashed one for administrators only.
+         */
+        get: operations["listQuestionRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/questions/{question_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a question
+         * @description An edit, under the edit rules and in their order: the question is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreQuestionRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/questions/{question_id}/answers": {
         parameters: {
             query?: never;
@@ -876,7 +984,7 @@ export interface paths {
         };
         /**
          * The answers of a question
-         * @description The question must be live (202001); trashed answers are left out. Default order `-create_time`.
+         * @description The question must be live (202001); trashed answers are left out. Default order `-create_time`; `-accepted` puts the accepted answer first.
          */
         get: operations["listQuestionAnswers"];
         put?: never;
@@ -1065,6 +1173,70 @@ export interface paths {
          * @description Sets delete_time back to 0 on the listed trashed answers; counters count them again. One id answers the record (its not-found code when it is missing or not trashed); a comma list (at most 100) answers an array of the records acted on, skipping the others.
          */
         post: operations["untrashAnswers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a answer
+         * @description The answer must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkAnswer"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a answer
+         * @description The answer must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkAnswer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a answer
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the answer: a trashed one for administrators only.
+         */
+        get: operations["listAnswerRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/answers/{answer_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a answer
+         * @description An edit, under the edit rules and in their order: the answer is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreAnswerRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1337,6 +1509,70 @@ export interface paths {
          * @description Sets delete_time back to 0 on the listed trashed articles; counters count them again. One id answers the record (its not-found code when it is missing or not trashed); a comma list (at most 100) answers an array of the records acted on, skipping the others.
          */
         post: operations["untrashArticles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/bookmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Bookmark a article
+         * @description The article must be live. Bookmarking it again changes nothing (the bookmark keeps its time). Bookmarks are the caller's own: nobody else sees them, and nobody is notified.
+         */
+        put: operations["bookmarkArticle"];
+        post?: never;
+        /**
+         * Remove one's bookmark of a article
+         * @description The article must be live; removing no bookmark changes nothing.
+         */
+        delete: operations["unbookmarkArticle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edit history of a article
+         * @description Newest first: each edit's revision number, editor, time, and the fields it changed with their values before and after. For whoever may read the article: a trashed one for administrators only.
+         */
+        get: operations["listArticleRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/articles/{article_id}/revisions/{revision}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier revision of a article
+         * @description An edit, under the edit rules and in their order: the article is live, the caller may edit it, then the revision is an earlier one still kept (210003). It sets the fields the revision held where they differ, and is itself a new revision.
+         */
+        post: operations["restoreArticleRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2059,6 +2295,10 @@ export interface components {
             /** @description existing, live topics; repeats are ignored */
             topic_ids?: number[];
         };
+        /** @description a live answer to this question */
+        AcceptedAnswer: {
+            answer_id: number;
+        };
         CommentCreate: {
             content: string;
         };
@@ -2359,6 +2599,134 @@ export interface components {
         FollowerCount: {
             follower_count: number;
         };
+        /** @description a bookmark with the record it names, under the key bookmarkable_type names (the others are absent) */
+        BookmarkedItem: components["schemas"]["Bookmark"] & {
+            question?: components["schemas"]["Question"];
+            answer?: components["schemas"]["Answer"];
+            article?: components["schemas"]["Article"];
+        };
+        /** @description present when bookmarkable_type is question: the question's record */
+        Question: {
+            question_id: number;
+            user_id: number;
+            title: string;
+            content_markdown: string;
+            content_rendered: string;
+            comment_count: number;
+            answer_count: number;
+            follower_count: number;
+            vote_count: number;
+            vote_up_count: number;
+            vote_down_count: number;
+            last_answer_time: number;
+            create_time: number;
+            /** @description moved by editing the title or content, and by a new answer */
+            update_time: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description the live answer its author accepted, 0 for none (an addition to the spec's record) */
+            accepted_answer_id: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
+                topics?: components["schemas"]["TopicSummary"][];
+                is_following?: boolean;
+                /**
+                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
+                 * @enum {string}
+                 */
+                voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
+            };
+        };
+        UserSummary: {
+            user_id: number;
+            username: string;
+            headline: string;
+            avatar: components["schemas"]["ImageUrls"];
+        } | null;
+        TopicSummary: {
+            topic_id: number;
+            name: string;
+            cover: components["schemas"]["ImageUrls"];
+        };
+        /** @description present when bookmarkable_type is answer: the answer's record */
+        Answer: {
+            answer_id: number;
+            question_id: number;
+            user_id: number;
+            content_markdown: string;
+            content_rendered: string;
+            comment_count: number;
+            /** @description up votes minus down votes, may be negative */
+            vote_count: number;
+            vote_up_count: number;
+            vote_down_count: number;
+            create_time: number;
+            update_time: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
+                /** @description null when the question is trashed */
+                question?: {
+                    question_id: number;
+                    title: string;
+                    create_time: number;
+                    update_time: number;
+                } | null;
+                /**
+                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
+                 * @enum {string}
+                 */
+                voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
+            };
+        };
+        /** @description present when bookmarkable_type is article: the article's record */
+        Article: {
+            article_id: number;
+            user_id: number;
+            title: string;
+            content_markdown: string;
+            /** @description HTML rendered from content_markdown, sanitised */
+            content_rendered: string;
+            comment_count: number;
+            follower_count: number;
+            vote_count: number;
+            vote_up_count: number;
+            vote_down_count: number;
+            create_time: number;
+            /** @description moved by edits of the title or content only */
+            update_time: number;
+            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
+            delete_time?: number;
+            /** @description present when `include` asks for any */
+            relationships?: {
+                user?: components["schemas"]["UserSummary"];
+                /** @description live topics, in the order they were attached */
+                topics?: components["schemas"]["TopicSummary"][];
+                /** @description the caller follows the article (false for anonymous callers) */
+                is_following?: boolean;
+                /**
+                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
+                 * @enum {string}
+                 */
+                voting?: "up" | "down" | "";
+                /** @description the caller bookmarked it (false for anonymous callers) */
+                is_bookmarked?: boolean;
+            };
+        };
+        Bookmark: {
+            /** @enum {string} */
+            bookmarkable_type: "question" | "answer" | "article";
+            bookmarkable_id: number;
+            /** @description when the caller bookmarked it */
+            create_time: number;
+        };
         Topic: {
             topic_id: number;
             name: string;
@@ -2384,47 +2752,6 @@ export interface components {
         TopicEdit: {
             name?: string;
             description?: string;
-        };
-        Question: {
-            question_id: number;
-            user_id: number;
-            title: string;
-            content_markdown: string;
-            content_rendered: string;
-            comment_count: number;
-            answer_count: number;
-            follower_count: number;
-            vote_count: number;
-            vote_up_count: number;
-            vote_down_count: number;
-            last_answer_time: number;
-            create_time: number;
-            /** @description moved by editing the title or content, and by a new answer */
-            update_time: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
-            /** @description present when `include` asks for any */
-            relationships?: {
-                user?: components["schemas"]["UserSummary"];
-                topics?: components["schemas"]["TopicSummary"][];
-                is_following?: boolean;
-                /**
-                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
-                 * @enum {string}
-                 */
-                voting?: "up" | "down" | "";
-            };
-        };
-        UserSummary: {
-            user_id: number;
-            username: string;
-            headline: string;
-            avatar: components["schemas"]["ImageUrls"];
-        } | null;
-        TopicSummary: {
-            topic_id: number;
-            name: string;
-            cover: components["schemas"]["ImageUrls"];
         };
         /** @description At least one of content_markdown and content_rendered. */
         QuestionCreate: {
@@ -2475,67 +2802,34 @@ export interface components {
                 voting?: "up" | "down" | "";
             };
         };
-        Answer: {
-            answer_id: number;
-            question_id: number;
+        Revision: {
+            /** @description the revision the edit made: 2 for the first edit (1 is the item as created) */
+            revision: number;
+            /** @description the editor: the author or an administrator */
             user_id: number;
-            content_markdown: string;
-            content_rendered: string;
-            comment_count: number;
-            /** @description up votes minus down votes, may be negative */
-            vote_count: number;
-            vote_up_count: number;
-            vote_down_count: number;
+            /** @description when the edit was made */
             create_time: number;
-            update_time: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
-            /** @description present when `include` asks for any */
-            relationships?: {
-                user?: components["schemas"]["UserSummary"];
-                /** @description null when the question is trashed */
-                question?: {
-                    question_id: number;
-                    title: string;
-                    create_time: number;
-                    update_time: number;
-                } | null;
-                /**
-                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
-                 * @enum {string}
-                 */
-                voting?: "up" | "down" | "";
+            /** @description the fields the edit changed, and only those */
+            changes: {
+                /** @description present when the edit changed the title: its value before and after the edit */
+                title?: {
+                    before: string;
+                    after: string;
+                };
+                /** @description present when the edit changed the content (as markdown): its value before and after the edit */
+                content_markdown?: {
+                    before: string;
+                    after: string;
+                };
+                /** @description present when the edit changed the live topics (ids, ascending): its value before and after the edit */
+                topic_ids?: {
+                    before: number[];
+                    after: number[];
+                };
             };
-        };
-        Article: {
-            article_id: number;
-            user_id: number;
-            title: string;
-            content_markdown: string;
-            /** @description HTML rendered from content_markdown, sanitised */
-            content_rendered: string;
-            comment_count: number;
-            follower_count: number;
-            vote_count: number;
-            vote_up_count: number;
-            vote_down_count: number;
-            create_time: number;
-            /** @description moved by edits of the title or content only */
-            update_time: number;
-            /** @description restricted: administrators only (0 = live, > 0 = time it was trashed) */
-            delete_time?: number;
             /** @description present when `include` asks for any */
             relationships?: {
                 user?: components["schemas"]["UserSummary"];
-                /** @description live topics, in the order they were attached */
-                topics?: components["schemas"]["TopicSummary"][];
-                /** @description the caller follows the article (false for anonymous callers) */
-                is_following?: boolean;
-                /**
-                 * @description the caller's vote: `up`, `down`, or '' (not voted, or anonymous)
-                 * @enum {string}
-                 */
-                voting?: "up" | "down" | "";
             };
         };
         /** @description At least one of content_markdown and content_rendered must hold content. */
@@ -2676,7 +2970,7 @@ export interface components {
             /** @description the user whose action caused it */
             sender_id: number;
             /** @enum {string} */
-            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
+            type: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned" | "webhook_disabled";
             /** @description article; 0 when the kind carries none */
             article_id: number;
             /** @description question; 0 when the kind carries none */
@@ -3139,6 +3433,8 @@ export interface operations {
                 user_id?: number;
                 /** @description exact username, case-insensitive */
                 username?: string;
+                /** @description usernames beginning with this, case-insensitive (for autocomplete); by username unless `order` is given */
+                search?: string;
                 /** @description exact e-mail address, case-insensitive; administrators only, ignored for others */
                 email?: string;
                 /** @description `true`: only disabled users (administrators only; ignored for others) */
@@ -4356,6 +4652,58 @@ export interface operations {
             };
         };
     };
+    listMyBookmarks: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked, question; unknown names are ignored */
+                include?: string;
+                /** @description only bookmarks of this kind */
+                type?: "question" | "answer" | "article";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["BookmarkedItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listTopics: {
         parameters: {
             query?: {
@@ -5038,7 +5386,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5094,7 +5442,7 @@ export interface operations {
     createQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5143,7 +5491,7 @@ export interface operations {
     getQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5236,7 +5584,7 @@ export interface operations {
     updateQuestion: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5291,7 +5639,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5345,7 +5693,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5399,7 +5747,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -update_time */
                 order?: string;
@@ -5451,7 +5799,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5503,7 +5851,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5523,6 +5871,104 @@ export interface operations {
                         code: 0;
                         data: components["schemas"]["Question"][];
                         pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptAnswer: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptedAnswer"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawAcceptedAnswer: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
                     };
                 };
             };
@@ -5940,7 +6386,7 @@ export interface operations {
     trashQuestions: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -5989,7 +6435,7 @@ export interface operations {
     untrashQuestions: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6035,6 +6481,195 @@ export interface operations {
             };
         };
     };
+    bookmarkQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listQuestionRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreQuestionRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                question_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Question"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listQuestionAnswers: {
         parameters: {
             query?: {
@@ -6042,9 +6677,9 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
-                /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
+                /** @description one of vote_count, create_time, update_time, accepted, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
             };
             header?: never;
@@ -6092,7 +6727,7 @@ export interface operations {
     createAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6147,7 +6782,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6203,7 +6838,7 @@ export interface operations {
     getAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6296,7 +6931,7 @@ export interface operations {
     updateAnswer: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6351,7 +6986,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6405,7 +7040,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6704,7 +7339,7 @@ export interface operations {
     trashAnswers: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6753,7 +7388,7 @@ export interface operations {
     untrashAnswers: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, question, voting; unknown names are ignored */
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6799,6 +7434,195 @@ export interface operations {
             };
         };
     };
+    bookmarkAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnswerRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                answer_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreAnswerRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, question, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                answer_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Answer"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listArticles: {
         parameters: {
             query?: {
@@ -6806,7 +7630,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -6862,7 +7686,7 @@ export interface operations {
     createArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -6911,7 +7735,7 @@ export interface operations {
     getArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7004,7 +7828,7 @@ export interface operations {
     updateArticle: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7059,7 +7883,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7113,7 +7937,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7167,7 +7991,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
                 /** @description one of vote_count, create_time, update_time, delete_time (administrators), with a leading - for descending; default -create_time */
                 order?: string;
@@ -7219,7 +8043,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7271,7 +8095,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7708,7 +8532,7 @@ export interface operations {
     trashArticles: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7757,7 +8581,7 @@ export interface operations {
     untrashArticles: {
         parameters: {
             query?: {
-                /** @description comma-separated: user, topics, is_following, voting; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -7803,10 +8627,199 @@ export interface operations {
             };
         };
     };
+    bookmarkArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Bookmark"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unbookmarkArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        /** @description always null */
+                        data: Record<string, never>;
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listArticleRevisions: {
+        parameters: {
+            query?: {
+                /** @description default 1 */
+                page?: number;
+                /** @description default 15, at most 100 */
+                per_page?: number;
+                /** @description comma-separated: user; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                article_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Revision"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreArticleRevision: {
+        parameters: {
+            query?: {
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked; unknown names are ignored */
+                include?: string;
+            };
+            header?: never;
+            path: {
+                article_id: number;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 0;
+                        data: components["schemas"]["Article"];
+                    };
+                };
+            };
+            /** @description refused: `code` names the reason (docs/errors.md#codes), `errors` the fields for 200001 */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description server error: code 100000 with the request id in `message` */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     search: {
         parameters: {
             query: {
-                /** @description What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* terms; Chinese, Japanese and Korean text matches character by character. At most 200 characters and 10 terms. */
+                /** @description What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* terms; Chinese, Japanese and Korean text matches character by character. At most 200 characters and 10 terms. For users the last word is a prefix without its *. */
                 q: string;
                 /** @description the kind of record to find; default question */
                 type?: "question" | "answer" | "article" | "topic" | "user";
@@ -7814,7 +8827,7 @@ export interface operations {
                 page?: number;
                 /** @description default 15, at most 100 */
                 per_page?: number;
-                /** @description comma-separated: user, topics, is_following, voting, question, is_followed, is_me; unknown names are ignored */
+                /** @description comma-separated: user, topics, is_following, voting, is_bookmarked, question, is_followed, is_me; unknown names are ignored */
                 include?: string;
             };
             header?: never;
@@ -8736,7 +9749,7 @@ export interface operations {
                 /** @description comma-separated: receiver, sender, article, question, answer, comment, reply; unknown names are ignored */
                 include?: string;
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned" | "webhook_disabled";
                 /** @description `true`: read ones only; any other value: unread ones only; absent: all */
                 read?: string;
             };
@@ -8784,7 +9797,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned" | "webhook_disabled";
             };
             header?: never;
             path?: never;
@@ -8830,7 +9843,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned" | "webhook_disabled";
             };
             header?: never;
             path?: never;
@@ -8878,7 +9891,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this kind (another value: 200001) */
-                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "webhook_disabled";
+                type?: "question_answered" | "question_commented" | "question_deleted" | "article_commented" | "article_deleted" | "answer_commented" | "answer_deleted" | "comment_replied" | "comment_deleted" | "answer_accepted" | "user_mentioned" | "webhook_disabled";
             };
             header?: never;
             path?: never;

@@ -7,7 +7,7 @@
  * 1. hide: the rows that disappear and still feed a counter elsewhere (the listed rows; a question's answers)
  *    are put in the trash first, then every counter they fed is recounted from live rows (counters.ts). One
  *    definition of each counter thus serves trash, untrash and delete, and a row that was already in the trash
- *    is not subtracted again.
+ *    is not subtracted again. References to them (a question's accepted answer) are cleared with it.
  * 2. `extra` statements (images, notifications) while every row still exists.
  * 3. remove: dependants first, then the rows. Reply trees are found with a recursive CTE inside each DELETE, so
  *    the whole tree goes in the same batch without being read first (docs/decisions.md#replies-go-with-their-comment:
@@ -17,19 +17,21 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { answers, comments, follows, reports, topicables, votes } from "../db/schema";
+import { bookmarks, revisions } from "../db/schema-bookmarks-revisions";
 import {
+  type BookmarkableKind,
   type CommentableKind,
   entities,
   type FollowableKind,
   has,
   type ReportableKind,
+  type RevisableKind,
   type TopicableKind,
   type TrashableKind,
   type VotableKind,
 } from "../domain/entities";
-import { recountStatements } from "./counters";
 import { type IdSource, inIds } from "./id-source";
-import { markTrashed } from "./trashable";
+import { hideStatements } from "./trashable";
 
 /**
  * Every comment on the targets, and every reply below them at any depth. For targets of type `comment` these are
@@ -66,6 +68,10 @@ const removeFollows = (db: Db, type: FollowableKind, ids: IdSource) =>
   removeAttached(db, follows, follows.followable_type, follows.followable_id, type, ids);
 const removeTopicLinks = (db: Db, type: TopicableKind, ids: IdSource) =>
   removeAttached(db, topicables, topicables.topicable_type, topicables.topicable_id, type, ids);
+const removeBookmarks = (db: Db, type: BookmarkableKind, ids: IdSource) =>
+  removeAttached(db, bookmarks, bookmarks.bookmarkable_type, bookmarks.bookmarkable_id, type, ids);
+const removeRevisions = (db: Db, type: RevisableKind, ids: IdSource) =>
+  removeAttached(db, revisions, revisions.revisable_type, revisions.revisable_id, type, ids);
 
 /** The comments on the targets and their whole reply trees, with the votes and reports on any of them. */
 function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStatement[] {
@@ -79,7 +85,8 @@ function removeComments(db: Db, type: CommentableKind, ids: IdSource): BatchStat
 
 /**
  * What disappears with the items besides their own rows, from their kind's capabilities, in an order that keeps
- * each subquery meaningful: comments (with their replies), votes, reports, follows and topic links.
+ * each subquery meaningful: comments (with their replies), votes, reports, follows, topic links, bookmarks and
+ * revisions.
  */
 function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[] {
   return [
@@ -88,6 +95,8 @@ function dependants(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[
     ...(has(type, "reportable") ? [removeReports(db, type, ids)] : []),
     ...(has(type, "followable") ? [removeFollows(db, type, ids)] : []),
     ...(has(type, "topicable") ? [removeTopicLinks(db, type, ids)] : []),
+    ...(has(type, "bookmarkable") ? [removeBookmarks(db, type, ids)] : []),
+    ...(has(type, "revisable") ? [removeRevisions(db, type, ids)] : []),
     // Questions and articles only lose a deleted topic; the topic's own counters go with its row.
     ...(type === "topic" ? [db.delete(topicables).where(inIds(topicables.topic_id, ids))] : []),
   ];
@@ -101,7 +110,7 @@ interface Plan {
 function plan(db: Db, type: TrashableKind, ids: IdSource, time: number): Plan {
   const kind = entities[type];
   const own: Plan = {
-    hide: [markTrashed(db, type, ids, time), ...recountStatements(db, type, ids)],
+    hide: hideStatements(db, type, ids, time),
     remove: [...dependants(db, type, ids), db.delete(kind.table).where(inIds(kind.id, ids))],
   };
   if (type !== "question") return own;

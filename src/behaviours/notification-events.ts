@@ -1,6 +1,7 @@
 /**
- * Statement builders for the nine events (spec "Events", docs/notifications.md), for the batch of the write that
- * causes them: the notification is written by the same atomic batch as the answer, comment, trash or delete.
+ * Statement builders for the events (spec "Events" and the kinds beyond it, docs/notifications.md), for the batch of
+ * the write that causes them: the notification is written by the same atomic batch as the answer, comment, trash or
+ * delete.
  *
  * - A new row's id is not known before its batch runs, so create events are INSERT ... SELECT from the target
  *   row, with the new id as a subquery (behaviours/content/repo.ts `newestOf`): no extra round trip, and the receiver
@@ -13,7 +14,7 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
-import { allOf } from "../db/conditions";
+import { allOf, equalsUnindexed } from "../db/conditions";
 import { answers, comments, notifications, users } from "../db/schema";
 import {
   type CommentableKind,
@@ -25,10 +26,10 @@ import {
 } from "../domain/entities";
 import { notBlockedBy } from "./blocks";
 import { recount, unreadCounter } from "./counters";
-import type { IdSource } from "./id-source";
+import { type IdSource, inIds } from "./id-source";
 
-/** The spec's nine kinds (its Events table) and one of ours; nothing else ever notifies (docs/notifications.md). */
-export const NOTIFICATION_TYPES = [
+/** The nine kinds of the spec's Events table (docs/notifications.md). */
+const SPEC_TYPES = [
   "question_answered",
   "question_commented",
   "question_deleted",
@@ -38,9 +39,16 @@ export const NOTIFICATION_TYPES = [
   "answer_deleted",
   "comment_replied",
   "comment_deleted",
-  // Not one of the spec's nine: for administrators, and not created under MDCLUB_COMPAT (docs/notifications.md).
-  "webhook_disabled",
 ] as const;
+
+/**
+ * Kinds beyond the spec (docs/notifications.md#kinds-beyond-the-spec). MDClub's own front ends cannot show them, so
+ * a deployment serving those (`View.compat`) never writes them, and its counters count only what they show.
+ */
+export const NEW_TYPES = ["answer_accepted", "user_mentioned", "webhook_disabled"] as const;
+
+/** Every kind; nothing else ever notifies. */
+export const NOTIFICATION_TYPES = [...SPEC_TYPES, ...NEW_TYPES] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 type Value = number | string | SQL | SQLiteColumn;
@@ -137,6 +145,89 @@ export function questionAnswered(
     answer_id: answerId,
     create_time: time,
   });
+}
+
+/** answer_accepted: to the answer's author, when the asker (or an administrator) accepts the answer. */
+export function answerAccepted(
+  db: Db,
+  questionId: number,
+  answerId: number,
+  senderId: number,
+  time: number,
+): BatchStatement[] {
+  return notifyAuthor(db, entities.answer, answerId, senderId, {
+    type: "answer_accepted" satisfies NotificationType,
+    question_id: questionId,
+    answer_id: answerId,
+    create_time: time,
+  });
+}
+
+/** Where a mention is, by the ids its `user_mentioned` notification carries (docs/mentions.md#notifications). */
+export type MentionedIn =
+  | { type: "question" | "article"; id: Value }
+  | { type: "answer"; id: Value; questionId: number }
+  | { type: "comment"; id: Value; target: CommentableKind; targetId: number };
+
+function mentionedIds(item: MentionedIn) {
+  switch (item.type) {
+    case "question":
+      return { question_id: item.id };
+    case "article":
+      return { article_id: item.id };
+    case "answer":
+      return { question_id: item.questionId, answer_id: item.id };
+    case "comment": {
+      if (item.target !== "comment")
+        return { ...targetIds(sql`${item.target}`, sql`${item.targetId}`), comment_id: item.id };
+      // A reply: the comment replied to and the reply, with that comment's target, as comment_replied has them.
+      const parent = (column: SQLiteColumn) =>
+        sql`(SELECT ${column} FROM ${comments} WHERE ${comments.comment_id} = ${item.targetId})`;
+      const ids = targetIds(parent(comments.commentable_type), parent(comments.commentable_id));
+      return { ...ids, comment_id: item.targetId, reply_id: item.id };
+    }
+  }
+}
+
+/**
+ * Who a mention notifies among the members it names (docs/mentions.md#notifications): enabled members other than
+ * the item's author and the sender, who block neither of them (docs/messages.md#blocks).
+ */
+function mentionRecipients(userIds: number[], authorId: number, senderId: number): SQL {
+  return allOf(
+    inIds(users.user_id, userIds),
+    // Picked by their keys: the state is checked off the indexes (docs/data-model.md#indexes).
+    equalsUnindexed(users.disable_time, 0),
+    ne(users.user_id, authorId),
+    ne(users.user_id, senderId),
+    notBlockedBy(users.user_id, authorId),
+    ...(senderId === authorId ? [] : [notBlockedBy(users.user_id, senderId)]),
+  );
+}
+
+/** user_mentioned: to each member among `userIds` the mention may notify, naming the item; then recounts. */
+export function userMentioned(
+  db: Db,
+  userIds: number[],
+  item: MentionedIn,
+  authorId: number,
+  senderId: number,
+  time: number,
+): BatchStatement[] {
+  if (userIds.length === 0) return [];
+  const row = db
+    .select(
+      notificationRow({
+        receiver_id: users.user_id,
+        sender_id: senderId,
+        type: "user_mentioned" satisfies NotificationType,
+        ...mentionedIds(item),
+        create_time: time,
+      }),
+    )
+    .from(users)
+    .where(mentionRecipients(userIds, authorId, senderId));
+  return [db.insert(notifications).select(row), recountUnread(db, userIds)];
 }
 
 /**

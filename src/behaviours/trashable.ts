@@ -11,10 +11,26 @@ import { and, eq, gt, lt, notExists, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
 import { topics } from "../db/schema";
-import { entities, type TrashableKind } from "../domain/entities";
+import { type Entity, entities, kindOf, type TrashableKind } from "../domain/entities";
 import { recountStatements } from "./counters";
 import { type IdSource, inIds } from "./id-source";
 import { liveById } from "./live";
+
+/**
+ * Clears every reference to the rows among `ids` (a question's accepted answer naming a trashed or deleted answer),
+ * on the rows that the items themselves name through the reference's `by` column, so that each is found by its key.
+ */
+export function clearReferences(db: Db, type: TrashableKind, ids: IdSource): BatchStatement[] {
+  const kind: Entity = entities[type];
+  return (kind.referencedBy ?? []).map(({ column, by }) => {
+    const holder = entities[kindOf(column.table)];
+    const named = db.select({ id: by }).from(kind.table).$dynamic().where(inIds(kind.id, ids));
+    return db
+      .update(holder.table)
+      .set({ [column.name]: 0 })
+      .where(and(inIds(holder.id, named), inIds(column, ids)));
+  });
+}
 
 /** Puts the live rows among `ids` in the trash; rows already there keep the time they were trashed. */
 export function markTrashed(db: Db, type: TrashableKind, ids: IdSource, time: number): BatchStatement {
@@ -55,7 +71,15 @@ export function trashStatements(
   time: number,
   extra: BatchStatement[] = [],
 ): BatchStatement[] {
-  return [markTrashed(db, type, ids, time), ...recountStatements(db, type, ids), ...extra];
+  return [...hideStatements(db, type, ids, time), ...extra];
+}
+
+/**
+ * What leaving the live rows takes, for a trash and for the first phase of a hard delete (behaviours/deletable.ts):
+ * the rows go to the trash, every counter they fed is recounted and every reference to them cleared.
+ */
+export function hideStatements(db: Db, type: TrashableKind, ids: IdSource, time: number): BatchStatement[] {
+  return [markTrashed(db, type, ids, time), ...recountStatements(db, type, ids), ...clearReferences(db, type, ids)];
 }
 
 /** Takes the trashed rows among `ids` out of the trash and recounts what they feed again. */

@@ -79,6 +79,10 @@ const table = {
   MESSAGE_CANT_DELETE_NOT_AUTHOR: [209009, 403, "Only the sender can withdraw this message"],
   MESSAGE_CANT_DELETE_TIMEOUT: [209010, 403, "The time to withdraw this message has passed"],
   CANNOT_BLOCK_YOURSELF: [209011, 400, "You cannot block yourself"],
+  // Accepted answers and edit history (210001-210099; docs/errors.md#codes-beyond-the-reference).
+  ACCEPT_NOT_ASKER: [210001, 403, "Only the question's author can accept an answer"],
+  ANSWER_OF_ANOTHER_QUESTION: [210002, 400, "The answer belongs to another question"],
+  REVISION_NOT_FOUND: [210003, 404, "Revision not found"],
   // Events leaving the database: webhooks and live sockets (docs/events.md), 211001-211099.
   WEBHOOK_NOT_FOUND: [211001, 404, "Webhook not found"],
   WEBHOOK_DELIVERY_NOT_FOUND: [211002, 404, "Webhook delivery not found"],

@@ -179,6 +179,7 @@ export const questions = sqliteTable(
     create_time: int("create_time"),
     update_time: int("update_time"),
     delete_time: int("delete_time"),
+    accepted_answer_id: int("accepted_answer_id"), // 0 for none (docs/operations.md#accepted-answer)
   },
   (t) => [
     index("questions_user_idx").on(t.user_id, t.delete_time, t.update_time),
@@ -270,8 +271,7 @@ export const votes = sqliteTable(
     create_time: int("create_time"),
   },
   (t) => [
-    // One vote per user and target (docs/decisions.md#one-vote-follow-and-report-per-user-and-target): a key, not just
-    // a check.
+    // A key: one vote per user and target (docs/decisions.md#one-vote-follow-and-report-per-user-and-target).
     primaryKey({ columns: [t.votable_type, t.votable_id, t.user_id] }),
     index("votes_user_idx").on(t.user_id, t.votable_type),
     index("votes_target_time_idx").on(t.votable_type, t.votable_id, t.create_time),

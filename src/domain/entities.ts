@@ -21,12 +21,24 @@ import {
   users,
   type votes,
 } from "../db/schema";
+import type { bookmarks, revisions } from "../db/schema-bookmarks-revisions";
 import { type ImageSize, TOPIC_COVER_SIZES } from "../lib/storage";
 
 /** A counter on another row that a kind's live rows feed, found through a column of those rows (docs/counters.md). */
 export interface Feed {
   counter: SQLiteColumn;
   /** The column of the counting kind's rows that names the row holding the counter. */
+  by: SQLiteColumn;
+}
+
+/**
+ * A column of another kind's rows that names one row of this kind (a question's accepted answer), found through a
+ * column of this kind's rows (the answer's question_id); it goes back to 0 when the row it names leaves the live rows
+ * (trash, delete: docs/deletion.md#cascade).
+ */
+export interface Reference {
+  column: SQLiteColumn;
+  /** The column of this kind's rows naming the row that holds the reference. */
   by: SQLiteColumn;
 }
 
@@ -47,6 +59,8 @@ export interface Facts {
   summary?: readonly string[];
   /** Counters its live rows feed through a column of their own; those of its capabilities are derived from them. */
   feeds?: readonly Feed[];
+  /** References to its rows from other rows, cleared when a row is trashed or deleted. */
+  referencedBy?: readonly Reference[];
   /** `vote_count`, `vote_up_count` and `vote_down_count`, from `votes`. */
   votable?: true;
   /** Its `follower_count` from `follows`, and the counter of the follower that counts what they follow of it. */
@@ -56,6 +70,13 @@ export interface Facts {
   /** Filed under topics through `topicables`; its live rows feed the topic's counter. */
   topicable?: { counter: SQLiteColumn };
   reportable?: true;
+  /** Members bookmark it (`bookmarks`), privately; a hard delete removes the bookmarks with it. */
+  bookmarkable?: true;
+  /**
+   * Every edit keeps what it replaced (`revisions`): its title if it has one, its content, its topics if it is filed
+   * under topics; a hard delete removes its history with it.
+   */
+  revisable?: true;
   /** Uploaded images its markdown uses are linked to it (`images.item_type`) and deleted with it. */
   illustrated?: true;
   /** Image sets in R2 named by a column of its rows (its cover), removed once a hard delete of the row commits. */
@@ -97,6 +118,8 @@ export const entities = model({
     commentable: { counter: questions.comment_count, list: "comments" },
     topicable: { counter: topics.question_count },
     reportable: true,
+    bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id"] },
   },
@@ -113,9 +136,12 @@ export const entities = model({
       { counter: users.answer_count, by: answers.user_id },
       { counter: questions.answer_count, by: answers.question_id },
     ],
+    referencedBy: [{ column: questions.accepted_answer_id, by: answers.question_id }],
     votable: true,
     commentable: { counter: answers.comment_count, list: "comments" },
     reportable: true,
+    bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["question_id", "answer_id"] },
   },
@@ -134,6 +160,8 @@ export const entities = model({
     commentable: { counter: articles.comment_count, list: "comments" },
     topicable: { counter: topics.article_count },
     reportable: true,
+    bookmarkable: true,
+    revisable: true,
     illustrated: true,
     notifiedOnDeletion: { carries: ["article_id"] },
   },
@@ -206,6 +234,8 @@ export type FollowableKind = KindsWith<"followable">;
 export type CommentableKind = KindsWith<"commentable">;
 export type TopicableKind = KindsWith<"topicable">;
 export type ReportableKind = KindsWith<"reportable">;
+export type BookmarkableKind = KindsWith<"bookmarkable">;
+export type RevisableKind = KindsWith<"revisable">;
 export type IllustratedKind = KindsWith<"illustrated">;
 export type SummarisedKind = KindsWith<"summary">;
 export type NotifiedKind = KindsWith<"notifiedOnDeletion">;
@@ -248,10 +278,13 @@ export type ModelMatchesSchema = [
   Holds<Same<CommentableKind, Enum<typeof comments.commentable_type>>>,
   Holds<Same<TopicableKind, Enum<typeof topicables.topicable_type>>>,
   Holds<Same<ReportableKind, Enum<typeof reports.reportable_type>>>,
+  Holds<Same<BookmarkableKind, Enum<typeof bookmarks.bookmarkable_type>>>,
+  Holds<Same<RevisableKind, Enum<typeof revisions.revisable_type>>>,
   Holds<Same<IllustratedKind, Enum<typeof images.item_type>>>,
   // A report shows its target's summary.
   Holds<Same<ReportableKind & SummarisedKind, ReportableKind>>,
   Holds<Every<{ [K in VotableKind]: HasColumns<K, "vote_count" | "vote_up_count" | "vote_down_count"> }>>,
   Holds<Every<{ [K in FollowableKind]: HasColumns<K, "follower_count"> }>>,
+  Holds<Every<{ [K in RevisableKind]: HasColumns<K, "content_markdown"> }>>,
   Holds<Every<{ [K in SummarisedKind]: HasColumns<K, Entities[K]["summary"][number]> }>>,
 ];

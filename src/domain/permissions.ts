@@ -49,3 +49,11 @@ export function assertAuthorMay(...args: Parameters<typeof authorRefusal>): void
   const refusal = authorRefusal(...args);
   if (refusal) throw new ApiError(refusal);
 }
+
+/**
+ * Whether the caller may choose a question's accepted answer: its author or an administrator
+ * (docs/permissions.md#accepted-answers). Unlike an edit, no site setting limits it.
+ */
+export function assertMayAccept(question: { user_id: number }, caller: CallerId): void {
+  if (caller.role !== "admin" && question.user_id !== caller.user_id) throw new ApiError("ACCEPT_NOT_ASKER");
+}

@@ -1,6 +1,7 @@
 /** Who is looking and from where: what every presenter needs to decide visibility and build URLs. */
 import type { Context } from "hono";
 import { type CallerId, isAdmin } from "../core/caller";
+import { mdclubCompat } from "../core/env";
 import { ApiError } from "../core/errors";
 import type { SiteOptions } from "../domain/site-options";
 import type { AppEnv } from "./app-env";
@@ -12,6 +13,11 @@ export interface View {
   options: SiteOptions;
   /** The request's origin, for default file URLs. */
   origin: string;
+  /**
+   * MDClub's own front ends are served (MDCLUB_COMPAT): nothing they cannot show is written for them, such as the
+   * notification kinds beyond the spec (docs/notifications.md#kinds-beyond-the-spec).
+   */
+  compat: boolean;
 }
 
 /** The logged-in caller, or 201001 (a route behind `loginRequired` has refused anyone else already). */
@@ -30,5 +36,6 @@ export function viewOf(c: Context<AppEnv>): View {
       return siteOptions(c);
     },
     origin: new URL(c.req.url).origin,
+    compat: mdclubCompat(c.env),
   };
 }

@@ -8,6 +8,7 @@
 import type Token from "markdown-it/lib/token.mjs";
 import { escapeText } from "./html-allow-list";
 import { markdownIt } from "./markdown-parser";
+import { linkMentions, type MentionMap } from "./mentions";
 import { isExternal, isSafeUrl } from "./safe-url";
 
 const md = markdownIt;
@@ -106,11 +107,17 @@ function textOf(tokens: Token[]): string {
 }
 
 /**
- * The HTML of parsed markdown and its text (docs/content.md#validation measures content by it). Each block ends
+ * The HTML of parsed markdown and its text (docs/content.md#validation measures content by it), with the mentions of
+ * `members` linked (docs/mentions.md) and answered. Each block ends
  * in a newline, except the last of a source that does not end in one, as the HTML stored before this renderer.
  */
-export function renderTokens({ source, tokens }: { source: string; tokens: Token[] }): { html: string; text: string } {
+export function renderTokens(
+  { source, tokens }: { source: string; tokens: Token[] },
+  members?: MentionMap,
+): { html: string; text: string; mentioned: number[] } {
+  // Mentions become links before the allow-list runs, which they then pass like any link (lib/mentions.ts).
+  const mentioned = members ? linkMentions(tokens, members) : [];
   finish(tokens);
   const html = md.renderer.render(tokens, md.options, {});
-  return { html: source.endsWith("\n") ? html : html.replace(/\n$/, ""), text: textOf(tokens) };
+  return { html: source.endsWith("\n") ? html : html.replace(/\n$/, ""), text: textOf(tokens), mentioned };
 }

@@ -8,6 +8,7 @@ import { MARKUP_START, markdownWorkRefusal, renderedTooLarge } from "./markdown-
 import { normaliseSource, type ParsedMarkdown, parseMarkdown } from "./markdown-parser";
 import { renderTokens } from "./markdown-render";
 import { MarkupScrubber } from "./markup-scrubber";
+import type { MentionMap } from "./mentions";
 import { isSafeUrl } from "./safe-url";
 import { codePointLength, utf8Length } from "./text-length";
 
@@ -119,7 +120,10 @@ export interface Content {
   content_rendered: string;
 }
 
-export type ContentResult = { ok: true; content: Content } | { ok: false; errors: Record<keyof Content, string> };
+/** A content that passed, and, when a map of members was passed in, those it mentions (docs/mentions.md). */
+export type ContentResult =
+  | { ok: true; content: Content; mentioned?: number[] }
+  | { ok: false; errors: Record<keyof Content, string> };
 
 function failure(message: string): ContentResult {
   return { ok: false, errors: { content_markdown: message, content_rendered: message } };
@@ -130,14 +134,18 @@ function failure(message: string): ContentResult {
  * HTML is sanitised and converted to markdown. The markdown is stored scrubbed ({@link scrubMarkdownSource}),
  * and content_rendered is rendered from the scrubbed markdown either way. Content that is blank, or renders to
  * nothing, or whose text is over {@link CONTENT_MAX_LENGTH} characters, or that is over a bound on the work it
- * costs (lib/markdown-bounds.ts, lib/content-limits.ts), fails on both fields (200001).
+ * costs (lib/markdown-bounds.ts, lib/content-limits.ts), fails on both fields (200001). Mentions of `members` become
+ * links to them (docs/mentions.md).
  */
-export function processContent(input: {
-  content_markdown?: string | null;
-  content_rendered?: string | null;
-}): ContentResult {
+export function processContent(
+  input: {
+    content_markdown?: string | null;
+    content_rendered?: string | null;
+  },
+  members?: MentionMap,
+): ContentResult {
   try {
-    return processBounded(input.content_markdown ?? "", input.content_rendered ?? "");
+    return processBounded(input.content_markdown ?? "", input.content_rendered ?? "", members);
   } catch (error) {
     // A bound of either path (lib/markdown-bounds.ts, lib/html-to-markdown.ts), decided before the work it bounds.
     if (error instanceof ContentLimitError) return failure(error.message);
@@ -145,12 +153,12 @@ export function processContent(input: {
   }
 }
 
-function processBounded(markdown: string, rendered: string): ContentResult {
+function processBounded(markdown: string, rendered: string, members: MentionMap | undefined): ContentResult {
   const source = markdown.trim() ? markdown : rendered.trim() ? htmlToMarkdown(rendered) : "";
   // Rendered from the scrub's own parse of the stored text: one parse for content with nothing to scrub.
   const parsed = scrub(source);
   const content_markdown = parsed.source;
-  const { html: content_rendered, text } = renderTokens(parsed);
+  const { html: content_rendered, text, mentioned } = renderTokens(parsed, members);
   if (!content_rendered.trim()) return failure("Content must not be empty");
   // The estimate before parsing leaves out the tags; this is the bound itself.
   if (utf8Length(content_rendered) > MAX_RENDERED_BYTES) return failure(renderedTooLarge());
@@ -158,5 +166,5 @@ function processBounded(markdown: string, rendered: string): ContentResult {
   if (codePointLength(text) > CONTENT_MAX_LENGTH) {
     return failure(`Content must be at most ${CONTENT_MAX_LENGTH} characters`);
   }
-  return { ok: true, content: { content_markdown, content_rendered } };
+  return { ok: true, content: { content_markdown, content_rendered }, ...(members && { mentioned }) };
 }

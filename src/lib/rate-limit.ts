@@ -72,6 +72,10 @@ export const CATEGORY_OF_ROUTE: ReadonlyMap<string, LimitCategory> = new Map<str
     "POST /api/topics",
     "POST /api/topics/:topic_id",
     "PATCH /api/topics/:topic_id",
+    // A restore is an edit (docs/revisions.md#restore).
+    "POST /api/questions/:question_id/revisions/:revision/restore",
+    "POST /api/answers/:answer_id/revisions/:revision/restore",
+    "POST /api/articles/:article_id/revisions/:revision/restore",
   ),
   ...each(
     "comments",

@@ -4,6 +4,7 @@ import articles from "./articles/routes";
 import auth from "./auth/routes";
 import avatars from "./avatars/routes";
 import blocks from "./blocks/routes";
+import bookmarks from "./bookmarks/routes";
 import comments from "./comments/routes";
 import emails from "./emails/routes";
 import files from "./files/routes";
@@ -25,6 +26,7 @@ export const routers = [
   auth,
   users,
   avatars,
+  bookmarks,
   topics,
   questions,
   answers,

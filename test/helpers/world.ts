@@ -1,6 +1,7 @@
 /**
  * One of everything, built straight into D1 for the tests that walk every operation of the document: users in
- * every role, content owned by `user`, a notification and a report, an image, and path parameters filled from it.
+ * every role, content owned by `user` (with an edit history and bookmarks), a notification and a report, an image,
+ * and path parameters filled from it.
  */
 import { env } from "cloudflare:workers";
 import { now } from "../../src/lib/time";
@@ -88,6 +89,25 @@ export async function buildWorld(): Promise<World> {
     ),
     ...votes.map(([id, type]) => env.DB.prepare(up).bind(other.user_id, id, type, time)),
   ]);
+  // Each revisable item was edited once by its author (revision 2 keeps what the edit replaced), and `other`
+  // bookmarked each: the history and bookmark routes have something to answer and restore.
+  await env.DB.batch(
+    (
+      [
+        [question, "question"],
+        [answer, "answer"],
+        [article, "article"],
+      ] as const
+    ).flatMap(([id, type]) => [
+      env.DB.prepare(
+        `INSERT INTO revisions (revisable_type, revisable_id, revision, user_id, content_markdown, create_time)
+         VALUES (?, ?, 2, ?, 'before the edit', ?)`,
+      ).bind(type, id, user.user_id, time),
+      env.DB.prepare(
+        "INSERT INTO bookmarks (user_id, bookmarkable_type, bookmarkable_id, create_time) VALUES (?, ?, ?, ?)",
+      ).bind(other.user_id, type, id, time),
+    ]),
+  );
   const image = `${"ab".repeat(16)}.png`;
   await env.DB.prepare(
     `INSERT INTO images (key, filename, width, height, create_time, item_type, item_id, user_id)
@@ -179,6 +199,8 @@ export function pathValue(world: World, name: string): string {
     reportable_id: world.question,
     key: world.image.replace(".", "_"),
     message_id: world.message,
+    // The revision each revisable item had before its one edit.
+    revision: 1,
     webhook_id: world.webhook,
     delivery_id: world.delivery,
   };

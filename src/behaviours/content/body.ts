@@ -5,6 +5,7 @@
  */
 import { validationError } from "../../core/errors";
 import { type Content, type ContentResult, processContent } from "../../lib/markdown";
+import type { MentionMap } from "../../lib/mentions";
 import { isTopicId, MAX_TOPICS } from "./schema";
 
 interface ContentBody {
@@ -29,22 +30,36 @@ function assertValid(
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
-/** A create's content, which is required, checked with its topics. */
-export function createdContent(body: ContentBody, liveTopics: { topic_id: number }[] = []): Content {
-  const content = processContent(body);
+/**
+ * A create's content, which is required, checked with its topics, and the members of `members` it mentions
+ * (docs/mentions.md).
+ */
+export function createdContent(
+  body: ContentBody,
+  liveTopics: { topic_id: number }[] = [],
+  members?: MentionMap,
+): { content: Content; mentioned: number[] } {
+  const content = processContent(body, members);
   assertValid(content, body.topic_ids, liveTopics);
-  return content.content;
+  return { content: content.content, mentioned: content.mentioned ?? [] };
 }
 
-/** An edit's title and content changes, checked with its topics; the content only when a content field is sent. */
+/**
+ * An edit's title and content changes, checked with its topics; the content only when a content field is sent, and
+ * then the members of `members` it mentions (null when the content stays).
+ */
 export function editedFields(
   body: ContentBody,
   liveTopics: { topic_id: number }[] = [],
-): Partial<Content> & { title?: string } {
+  members?: MentionMap,
+): { changes: Partial<Content> & { title?: string }; mentioned: number[] | null } {
   const content =
-    body.content_markdown !== undefined || body.content_rendered !== undefined ? processContent(body) : null;
+    body.content_markdown !== undefined || body.content_rendered !== undefined ? processContent(body, members) : null;
   assertValid(content, body.topic_ids, liveTopics);
-  return { ...(body.title !== undefined && { title: body.title }), ...content?.content };
+  return {
+    changes: { ...(body.title !== undefined && { title: body.title }), ...content?.content },
+    mentioned: content ? (content.mentioned ?? []) : null,
+  };
 }
 
 /**

@@ -9,8 +9,10 @@ import { and, asc, eq, getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { answers, follows, questions, topicables, topics, users, votes } from "../../db/schema";
+import { bookmarks } from "../../db/schema-bookmarks-revisions";
 import { entities, type TopicableKind } from "../../domain/entities";
 import type { View } from "../../http/view";
+import type { BookmarkTarget } from "../bookmarkable";
 import type { FollowTarget } from "../followable";
 import { type IdSource, inIds } from "../id-source";
 import { liveRows } from "../live";
@@ -111,6 +113,15 @@ export function followingRelation(view: View, target: FollowTarget, id: SQLiteCo
   const followed = sql<number>`EXISTS (SELECT 1 FROM ${follows} AS fo
     WHERE fo.user_id = ${viewerId} AND fo.followable_type = ${target.type} AND fo.followable_id = ${outer(id)})`;
   return new RowRelation(followed, (found) => ({ is_following: found === 1 }));
+}
+
+/** `is_bookmarked`: the caller bookmarked each item (false for anonymous callers; docs/operations.md#bookmarks). */
+export function bookmarkedRelation(view: View, target: BookmarkTarget, id: SQLiteColumn): RowRelation {
+  const viewerId = view.viewer?.user_id;
+  if (!viewerId) return new RowRelation(null, () => ({ is_bookmarked: false }));
+  const found = sql<number>`EXISTS (SELECT 1 FROM ${bookmarks} AS bm WHERE bm.user_id = ${viewerId}
+    AND bm.bookmarkable_type = ${target.type} AND bm.bookmarkable_id = ${outer(id)})`;
+  return new RowRelation(found, (value) => ({ is_bookmarked: value === 1 }));
 }
 
 /** `topics`: the live topics of each question or article, in the order they were attached ([] if none). */

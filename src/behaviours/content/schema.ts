@@ -18,6 +18,12 @@ export const VotingSchema = z
   .enum(["up", "down", ""])
   .openapi({ description: "the caller's vote: `up`, `down`, or '' (not voted, or anonymous)" });
 
+/** `is_bookmarked`: the caller's own bookmark, never anyone else's (docs/operations.md#bookmarks). */
+export const IsBookmarkedSchema = z
+  .boolean()
+  .optional()
+  .openapi({ description: "the caller bookmarked it (false for anonymous callers)" });
+
 export const adminOnly = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: administrators only (0 = live, > 0 = time it was trashed)" });
 

@@ -14,9 +14,19 @@ import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
 import type { Content } from "../../lib/markdown";
+import { linkedMembers } from "../../lib/mentions";
 import { now } from "../../lib/time";
 import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
+import {
+  type MentionsSent,
+  mentionMap,
+  mentionSource,
+  newlyMentioned,
+  notifyMentioned,
+  selectMentionable,
+} from "../mentionable";
+import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../revisable";
 import { documentOf, indexNew, reindex } from "../searchable";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
 import { createdContent, editedFields, topicIdsIn } from "./body";
@@ -34,10 +44,13 @@ interface TitledPostWrites {
   update(db: Db, id: number, changes: Partial<Content> & { title?: string }, time: number): BatchStatement;
 }
 
-/** Where a committed create or edit is handed, by id (the module's events: docs/events.md#one-event-path). */
+/**
+ * Where a committed create or edit is handed, by id, with the members it may have mentioned (the module's events:
+ * docs/events.md#one-event-path).
+ */
 export interface PostCommitted {
-  created(db: Db, id: number): void;
-  updated(db: Db, id: number): void;
+  created(db: Db, id: number, mentions: MentionsSent): void;
+  updated(db: Db, id: number, mentions: MentionsSent): void;
 }
 
 interface TitledPostBody {
@@ -63,6 +76,47 @@ export function titledPosts<
   const idFilter = `${type}_id` as const;
   /** A list filter; its column names are the post table's, which the generic row type R cannot show. */
   type Filter = Parameters<typeof filteredPage<R, T, I>>[3];
+
+  /** An edit, of a body or of a revision restored: one read batch for the checks, one write batch. */
+  async function change(db: Db, view: View, caller: CallerId, id: number, source: EditSource, include: Set<I>) {
+    const wanted = "body" in source ? topicIdsIn(source.body) : [];
+    const found = await batch(db, {
+      post: selectLiveRow(db, kind, id),
+      live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
+      edited: editRead(db, revisionTargets[type], id, source),
+    });
+    // R is what kind.columns selects, which the kinds' shared column record cannot show.
+    const [post] = found.post as R[];
+    if (!post) throw new ApiError(kind.notFound);
+    const time = now();
+    assertAuthorMay(type, "edit", post, caller, view.options, time);
+
+    const body = parseBody(editBody, editedBody(source, found.edited.state));
+    // A restore's topics are live ones only (behaviours/revisable.ts).
+    const live = "body" in source ? found.live : body.topic_ids?.map((topic_id) => ({ topic_id }));
+    const { changes, mentioned } = editedFields(body, live, mentionMap(found.edited.members));
+    const before = linkedMembers((post as unknown as Content).content_rendered);
+    const { title, content_markdown } = changes;
+    const revised = { title, content_markdown, topic_ids: body.topic_ids, mentioned: before };
+    const statements = recordRevision(db, revisionTargets[type], id, caller.user_id, revised, time);
+    if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
+    if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
+    if (changes.content_markdown) {
+      statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
+    }
+    if (changes.title !== undefined || changes.content_rendered !== undefined) {
+      const text = post as unknown as { title: string; content_rendered: string };
+      statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
+    }
+    if (mentioned) {
+      const item = { type, id };
+      statements.push(...notifyMentioned(db, view, mentioned, before, item, post.user_id, caller.user_id, time));
+    }
+    const record = await writeThenRead(db, statements, oneRecord(db, view, records, id, include));
+    const mentions = { userIds: newlyMentioned(mentioned ?? [], before), senderId: caller.user_id, time };
+    if (Object.keys(changes).length > 0 || body.topic_ids) committed.updated(db, id, mentions);
+    return record;
+  }
 
   return {
     /** GET /questions, /articles: the filters; `trashed=true` lists only the trash, for administrators only. */
@@ -116,7 +170,11 @@ export function titledPosts<
       body: TitledPostBody & { title: string; topic_ids: number[] },
       include: Set<I>,
     ): Promise<T> {
-      const content = createdContent(body, await batch(db, selectLiveTopicIds(db, body.topic_ids)));
+      const found = await batch(db, {
+        live: selectLiveTopicIds(db, body.topic_ids),
+        members: selectMentionable(db, mentionSource(body)),
+      });
+      const { content, mentioned } = createdContent(body, found.live, mentionMap(found.members));
       const time = now();
       const created = newestOf(db, kind, userId);
       const statements = [
@@ -125,9 +183,12 @@ export function titledPosts<
         ...linkImages(db, type, created, userId, content.content_markdown),
         ...recountStatements(db, type, created),
         indexNew(db, type, created, documentOf[type]({ title: body.title, ...content })),
+        // After the insert: the notifications name the new post.
+        ...notifyMentioned(db, view, mentioned, [], { type, id: created }, userId, userId, time),
       ];
       const record = await writeThenRead(db, statements, oneRecord(db, view, records, created, include));
-      committed.created(db, (record as Record<string, unknown>)[kind.id.name] as number);
+      const mentions = { userIds: mentioned, senderId: userId, time };
+      committed.created(db, (record as Record<string, unknown>)[kind.id.name] as number, mentions);
       return record;
     },
 
@@ -135,35 +196,19 @@ export function titledPosts<
      * PATCH, in the reference's order: the kind's NOT_FOUND for a missing or trashed post (administrators too),
      * the author rule, then the body. Only the fields sent change. A title or content edit moves update_time;
      * `topic_ids` replaces the set of live topics, moving only the counters of topics removed or added, and
-     * alone leaves update_time.
+     * alone leaves update_time. What it replaces is kept as a revision (docs/revisions.md).
      */
-    async edit(db: Db, view: View, caller: CallerId, id: number, raw: unknown, include: Set<I>): Promise<T> {
-      const wanted = topicIdsIn(raw);
-      const found = await batch(db, {
-        post: selectLiveRow(db, kind, id),
-        live: wanted.length ? selectLiveTopicIds(db, wanted) : undefined,
-      });
-      // R is what kind.columns selects, which the kinds' shared column record cannot show.
-      const [post] = found.post as R[];
-      if (!post) throw new ApiError(kind.notFound);
-      const time = now();
-      assertAuthorMay(type, "edit", post, caller, view.options, time);
+    edit(db: Db, view: View, caller: CallerId, id: number, raw: unknown, include: Set<I>): Promise<T> {
+      return change(db, view, caller, id, { body: raw }, include);
+    },
 
-      const body = parseBody(editBody, raw);
-      const changes = editedFields(body, found.live);
-      const statements: BatchStatement[] = [];
-      if (Object.keys(changes).length > 0) statements.push(writes.update(db, id, changes, time));
-      if (body.topic_ids) statements.push(...replaceTopics(db, type, id, body.topic_ids, time));
-      if (changes.content_markdown) {
-        statements.push(...linkImages(db, type, id, post.user_id, changes.content_markdown));
-      }
-      if (changes.title !== undefined || changes.content_rendered !== undefined) {
-        const text = post as unknown as { title: string; content_rendered: string };
-        statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
-      }
-      const record = await writeThenRead(db, statements, oneRecord(db, view, records, id, include));
-      if (statements.length > 0) committed.updated(db, id);
-      return record;
+    /**
+     * POST .../revisions/{revision}/restore: an edit, under the same rules and in the same order, that sets the
+     * fields the revision held where they differ from the post's; then REVISION_NOT_FOUND for a revision that is not
+     * an earlier one still kept (docs/revisions.md#restore).
+     */
+    restore(db: Db, view: View, caller: CallerId, id: number, revision: number, include: Set<I>): Promise<T> {
+      return change(db, view, caller, id, { revision }, include);
     },
   };
 }

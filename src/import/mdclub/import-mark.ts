@@ -16,6 +16,12 @@ const IMPORT_MARK = "_mdclub_import";
 /** The tables an import fills, emptied by a forced or resumed run. */
 export const FILLED = [...new Set([...Object.values(TABLES).map((map) => map.target), ...INBOX_TABLES]), "options"];
 
+/**
+ * Facts MDClub never had, which an import leaves empty (docs/migrating-from-mdclub.md): emptied too, or the ids it
+ * imports would take on the bookmarks and history of the rows they replace.
+ */
+const LEFT_EMPTY = ["bookmarks", "revisions"];
+
 export const setMark = (state: "running" | "done"): Statement => ({
   sql: `INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
   params: [IMPORT_MARK, JSON.stringify({ state, time: Math.floor(Date.now() / 1000) })],
@@ -36,7 +42,9 @@ export async function prepare(target: ImportTarget, force: boolean) {
     );
   }
   if ((state?.content ?? 0) > 0 || unfinished || force) {
-    await target.execute([...FILLED, "throttles"].map((table) => ({ sql: `DELETE FROM "${table}"`, params: [] })));
+    await target.execute(
+      [...FILLED, ...LEFT_EMPTY, "throttles"].map((table) => ({ sql: `DELETE FROM "${table}"`, params: [] })),
+    );
   }
   await target.execute([setMark("running")]);
 }

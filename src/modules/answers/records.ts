@@ -1,9 +1,14 @@
-/** How answer rows become Answer records (spec "Answer"), with the includes `user`, `question`, `voting`. */
+/**
+ * How answer rows become Answer records (spec "Answer"), with the includes `user`, `question`, `voting`,
+ * `is_bookmarked`.
+ */
+import { bookmarkTargets } from "../../behaviours/bookmarkable";
 import type { ContentRecords } from "../../behaviours/content/page";
 import { type AnswerRow, presentRecord } from "../../behaviours/content/present";
 import {
   answerQuestionRelation,
   authorRelation,
+  bookmarkedRelation,
   includedRelations,
   votingRelation,
 } from "../../behaviours/content/relations";
@@ -21,6 +26,7 @@ export const answerRecords: ContentRecords<AnswerRow, Answer, AnswerInclude> = {
       include.has("user") && authorRelation(view, answers.user_id),
       include.has("question") && answerQuestionRelation(db, ids),
       include.has("voting") && votingRelation(view, "answer", answers.answer_id),
+      include.has("is_bookmarked") && bookmarkedRelation(view, bookmarkTargets.answer, answers.answer_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Answer,
 };

@@ -1,5 +1,5 @@
 /** Writes on answers and on the question a new one moves; lists and reads are the content core's. */
-import { eq } from "drizzle-orm";
+import { asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { answers, questions } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
@@ -25,4 +25,14 @@ export function markAnswered(db: Db, questionId: number, time: number) {
 
 export function updateAnswer(db: Db, id: number, changes: Partial<Content> & { update_time: number }) {
   return db.update(answers).set(changes).where(eq(answers.answer_id, id));
+}
+
+/**
+ * The accepted answer of a question before (`desc`) or after the others: the question's accepted_answer_id is read
+ * once, by its key.
+ */
+export function acceptedFirst(questionId: number, first: boolean): SQL {
+  const accepted = sql`(SELECT ${questions.accepted_answer_id} FROM ${questions}
+    WHERE ${questions.question_id} = ${questionId})`;
+  return (first ? desc : asc)(sql`${answers.answer_id} = ${accepted}`);
 }

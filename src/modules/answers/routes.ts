@@ -20,6 +20,7 @@ import {
   AnswerListQuery,
   AnswerPageQuery,
   AnswerSchema,
+  QuestionAnswerPageQuery,
 } from "./schema";
 import { createAnswer, editAnswer, getAnswer, listAnswers, listQuestionAnswers, listUserAnswers } from "./service";
 
@@ -69,8 +70,10 @@ router.openapi(
     operationId: "listQuestionAnswers",
     tags,
     summary: "The answers of a question",
-    description: "The question must be live (202001); trashed answers are left out. Default order `-create_time`.",
-    request: { params: QuestionIdParam, query: AnswerPageQuery },
+    description:
+      "The question must be live (202001); trashed answers are left out. Default order `-create_time`; " +
+      "`-accepted` puts the accepted answer first.",
+    request: { params: QuestionIdParam, query: QuestionAnswerPageQuery },
     responses: pageResponse(AnswerSchema),
   }),
   (c) => {

@@ -2,6 +2,7 @@
 import {
   adminOnly,
   contentFields,
+  IsBookmarkedSchema,
   trashedFilter,
   UserSummarySchema,
   VotingSchema,
@@ -10,7 +11,7 @@ import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from 
 import type { OrderRule } from "../../lib/order";
 import { QuestionSummarySchema } from "../questions/schema";
 
-export const ANSWER_INCLUDES = ["user", "question", "voting"] as const;
+export const ANSWER_INCLUDES = ["user", "question", "voting", "is_bookmarked"] as const;
 export type AnswerInclude = (typeof ANSWER_INCLUDES)[number];
 
 export const AnswerSchema = z
@@ -33,6 +34,7 @@ export const AnswerSchema = z
         .optional()
         .openapi({ description: "null when the question is trashed" }),
       voting: VotingSchema.optional(),
+      is_bookmarked: IsBookmarkedSchema,
     }),
   })
   .openapi("Answer");
@@ -54,6 +56,15 @@ export const ANSWER_ORDER: OrderRule<AnswerOrderField> = {
   default: "-create_time",
 };
 
+/**
+ * A question's answers may also put the accepted one first (`-accepted`) or last (`accepted`), the others then in
+ * the default order (docs/operations.md#accepted-answer).
+ */
+export const QUESTION_ANSWER_ORDER: OrderRule<AnswerOrderField | "accepted"> = {
+  ...ANSWER_ORDER,
+  fields: [...ANSWER_ORDER.fields, "accepted"],
+};
+
 const include = includeQuery(ANSWER_INCLUDES);
 
 export const AnswerIncludeQuery = z.object({ include });
@@ -63,6 +74,8 @@ export const AnswerPageQuery = z.object({
   include,
   order: orderQuery(ANSWER_ORDER),
 });
+
+export const QuestionAnswerPageQuery = AnswerPageQuery.extend({ order: orderQuery(QUESTION_ANSWER_ORDER) });
 
 export const AnswerListQuery = AnswerPageQuery.extend({
   answer_id: idFilter("only this answer"),

@@ -4,26 +4,37 @@
  * edit, and the counters a new answer moves. A write is one read batch (what the checks need) and one write batch
  * carrying the counters and the record it answers with.
  */
+import type { SQL } from "drizzle-orm";
 import { createdContent, editedFields } from "../../behaviours/content/body";
-import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery } from "../../behaviours/content/page";
+import { authoredPage, filteredPage, loadOne, oneRecord, type PageQuery, pageOf } from "../../behaviours/content/page";
 import type { AnswerRow } from "../../behaviours/content/present";
-import { liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
+import { filteredList, liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
-import { questionAnswered } from "../../behaviours/notification-events";
+import {
+  mentionMap,
+  mentionSource,
+  newlyMentioned,
+  notifyMentioned,
+  selectMentionable,
+} from "../../behaviours/mentionable";
+import { type MentionedIn, questionAnswered } from "../../behaviours/notification-events";
+import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../../behaviours/revisable";
 import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
-import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
+import { batch, type Db, writeThenRead } from "../../db/client";
 import { entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
+import { linkedMembers } from "../../lib/mentions";
+import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
-import { emit, emitNotified } from "../events/outbox";
+import { emit, emitMentioned, emitNotified } from "../events/outbox";
 import { answerRecords } from "./records";
-import { insertAnswer, markAnswered, updateAnswer } from "./repo";
-import { type Answer, AnswerBody, type AnswerInclude } from "./schema";
+import { acceptedFirst, insertAnswer, markAnswered, updateAnswer } from "./repo";
+import { ANSWER_ORDER, type Answer, AnswerBody, type AnswerInclude, QUESTION_ANSWER_ORDER } from "./schema";
 
 export interface AnswerListQuery extends PageQuery {
   answer_id?: number;
@@ -45,7 +56,10 @@ export function listAnswers(db: Db, view: View, query: AnswerListQuery, include:
   );
 }
 
-/** The live answers of a live question; 202001 otherwise. */
+/**
+ * The live answers of a live question; 202001 otherwise. `accepted` orders by whether each is the accepted answer,
+ * the others in the default order.
+ */
 export function listQuestionAnswers(
   db: Db,
   view: View,
@@ -54,7 +68,17 @@ export function listQuestionAnswers(
   include: Set<AnswerInclude>,
 ) {
   const check = liveCheck(db, entities.question, questionId);
-  return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
+  const order = parseOrder(query.order, QUESTION_ANSWER_ORDER, view.isAdmin);
+  if (order.field !== "accepted") {
+    return filteredPage(db, view, answerRecords, { question_id: questionId, trashed: false }, query, include, check);
+  }
+  const source = filteredList(
+    entities.answer,
+    { question_id: questionId, trashed: false },
+    parseOrder(undefined, ANSWER_ORDER, false),
+  );
+  source.orderBy.unshift(acceptedFirst(questionId, order.desc));
+  return pageOf(db, view, answerRecords, source, query, include, check);
 }
 
 /** A user's live answers; 201003 when the user is missing. */
@@ -80,9 +104,12 @@ export async function createAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const question = await batch(db, selectLive(db, entities.question, questionId));
-  if (question.length === 0) throw new ApiError(entities.question.notFound);
-  const content = createdContent(parseBody(AnswerBody, raw));
+  const found = await batch(db, {
+    question: selectLive(db, entities.question, questionId),
+    members: selectMentionable(db, mentionSource(raw)),
+  });
+  if (found.question.length === 0) throw new ApiError(entities.question.notFound);
+  const { content, mentioned } = createdContent(parseBody(AnswerBody, raw), [], mentionMap(found.members));
 
   const time = now();
   // The new answer's id is only known inside the batch: the statements after the insert name it by subquery.
@@ -95,9 +122,11 @@ export async function createAnswer(
     // After the insert: the notification names the new answer (docs/notifications.md).
     ...questionAnswered(db, questionId, created, author.user_id, time),
     indexNew(db, "answer", created, documentOf.answer(content)),
+    ...notifyMentioned(db, view, mentioned, [], answerItem(questionId, created), author.user_id, author.user_id, time),
   ];
   const answer = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
   emit(db, "answer.created", { ids: [answer.answer_id] });
+  emitMentioned(db, { userIds: mentioned, senderId: author.user_id, time }, "answer_id", answer.answer_id);
   emitNotified(db, {
     type: "question_answered",
     column: "answer_id",
@@ -112,9 +141,9 @@ export async function createAnswer(
 /**
  * PATCH /answers/{id}, in the reference's order: 203001 for a missing or trashed answer (administrators
  * too), the author's permission (203002-203005), then the body. No content field changes nothing; an edit
- * moves update_time.
+ * moves update_time. What it replaces is kept as a revision (docs/revisions.md).
  */
-export async function editAnswer(
+export function editAnswer(
   db: Db,
   view: View,
   caller: CallerId,
@@ -122,18 +151,62 @@ export async function editAnswer(
   raw: unknown,
   include: Set<AnswerInclude>,
 ): Promise<Answer> {
-  const [answer] = (await batch(db, selectLiveRow(db, entities.answer, id))) as AnswerRow[];
+  return changeAnswer(db, view, caller, id, { body: raw }, include);
+}
+
+/**
+ * POST /answers/{id}/revisions/{revision}/restore: an edit under the same rules and in the same order, of the
+ * content the revision held; then 210003 for a revision that is not an earlier one still kept
+ * (docs/revisions.md#restore).
+ */
+export function restoreAnswer(
+  db: Db,
+  view: View,
+  caller: CallerId,
+  id: number,
+  revision: number,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
+  return changeAnswer(db, view, caller, id, { revision }, include);
+}
+
+/** An edit, of a body or of a revision restored: one read batch for the checks, one write batch. */
+async function changeAnswer(
+  db: Db,
+  view: View,
+  caller: CallerId,
+  id: number,
+  source: EditSource,
+  include: Set<AnswerInclude>,
+): Promise<Answer> {
+  const found = await batch(db, {
+    answer: selectLiveRow(db, entities.answer, id),
+    edited: editRead(db, revisionTargets.answer, id, source),
+  });
+  const [answer] = found.answer as AnswerRow[];
   if (!answer) throw new ApiError(entities.answer.notFound);
   const time = now();
   assertAuthorMay("answer", "edit", answer, caller, view.options, time);
 
-  const changes = editedFields(parseBody(AnswerBody, raw));
-  const writes: BatchStatement[] =
-    Object.keys(changes).length > 0 ? [updateAnswer(db, id, { ...changes, update_time: time })] : [];
+  const body = parseBody(AnswerBody, editedBody(source, found.edited.state));
+  const { changes, mentioned } = editedFields(body, [], mentionMap(found.edited.members));
+  const before = linkedMembers(answer.content_rendered);
+  const revised = { content_markdown: changes.content_markdown, mentioned: before };
+  const writes = recordRevision(db, revisionTargets.answer, id, caller.user_id, revised, time);
+  if (Object.keys(changes).length > 0) writes.push(updateAnswer(db, id, { ...changes, update_time: time }));
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   if (changes.content_rendered)
     writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));
+  if (mentioned) {
+    const item = answerItem(answer.question_id, id);
+    writes.push(...notifyMentioned(db, view, mentioned, before, item, answer.user_id, caller.user_id, time));
+  }
   const edited = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
-  if (writes.length > 0) emit(db, "answer.updated", { ids: [id] });
+  if (Object.keys(changes).length > 0) emit(db, "answer.updated", { ids: [id] });
+  const told = newlyMentioned(mentioned ?? [], before);
+  emitMentioned(db, { userIds: told, senderId: caller.user_id, time }, "answer_id", id);
   return edited;
 }
+
+/** An answer as the place of a mention: its notification names the question too. */
+const answerItem = (questionId: number, id: number | SQL): MentionedIn => ({ type: "answer", id, questionId });

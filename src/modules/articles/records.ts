@@ -1,11 +1,13 @@
 /**
  * How article rows become Article records (spec "Article"), with the includes `user`, `topics`, `is_following`,
- * `voting`.
+ * `voting`, `is_bookmarked`.
  */
+import { bookmarkTargets } from "../../behaviours/bookmarkable";
 import type { ContentRecords } from "../../behaviours/content/page";
 import { type ArticleRow, presentRecord } from "../../behaviours/content/present";
 import {
   authorRelation,
+  bookmarkedRelation,
   followingRelation,
   includedRelations,
   topicsRelation,
@@ -27,6 +29,7 @@ export const articleRecords: ContentRecords<ArticleRow, Article, ArticleInclude>
       include.has("topics") && topicsRelation(db, view, "article", ids),
       include.has("is_following") && followingRelation(view, followTargets.article, articles.article_id),
       include.has("voting") && votingRelation(view, "article", articles.article_id),
+      include.has("is_bookmarked") && bookmarkedRelation(view, bookmarkTargets.article, articles.article_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Article,
 };

@@ -5,6 +5,7 @@
 import {
   adminOnly,
   contentFields,
+  IsBookmarkedSchema,
   TopicSummarySchema,
   titleField,
   topicIdsField,
@@ -15,7 +16,7 @@ import {
 import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 
-export const ARTICLE_INCLUDES = ["user", "topics", "is_following", "voting"] as const;
+export const ARTICLE_INCLUDES = ["user", "topics", "is_following", "voting", "is_bookmarked"] as const;
 export type ArticleInclude = (typeof ARTICLE_INCLUDES)[number];
 
 const int = () => z.number().int();
@@ -46,6 +47,7 @@ export const ArticleSchema = z
         .optional()
         .openapi({ description: "the caller follows the article (false for anonymous callers)" }),
       voting: VotingSchema.optional(),
+      is_bookmarked: IsBookmarkedSchema,
     }),
   })
   .openapi("Article");

@@ -25,4 +25,5 @@ export const {
   get: getArticle,
   create: createArticle,
   edit: editArticle,
+  restore: restoreArticle,
 } = articles;

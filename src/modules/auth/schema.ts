@@ -1,6 +1,7 @@
 /** Request and response shapes of the account routes; the rules here are the ones that need no database. */
 import { z } from "../../http/openapi";
 import { isEmailAddress } from "../../lib/mail";
+import { USERNAME } from "../../lib/username";
 
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") });
 
@@ -13,7 +14,7 @@ const Email = text()
  * original also refuses names that look like e-mail addresses; this charset cannot form one (no `@`).
  */
 const Username = text()
-  .regex(/^[\u4E00-\u9FA5A-Za-z0-9]{2,20}$/, "must be 2-20 characters: letters, digits or Chinese characters")
+  .regex(USERNAME, "must be 2-20 characters: letters, digits or Chinese characters")
   .refine((name) => !/^1\d{10}$/.test(name), "must not be a phone number")
   .openapi({ example: "alice" });
 

@@ -7,6 +7,7 @@ import { type CommentTarget, postComment } from "../../behaviours/commentable";
 import { authoredPage, filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { CommentRow } from "../../behaviours/content/present";
 import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
+import { mentionMap, newlyMentioned, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
@@ -14,8 +15,9 @@ import { type CommentableKind, entities } from "../../domain/entities";
 import { assertAuthorMay } from "../../domain/permissions";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
+import { mentionedIn } from "../../lib/mentions";
 import { now } from "../../lib/time";
-import { commentNotified, emit, emitNotified } from "../events/outbox";
+import { commentNotified, emit, emitMentioned, emitNotified } from "../events/outbox";
 import { commentRecords } from "./records";
 import { updateContent } from "./repo";
 import { type Comment, CommentBody, CommentEditBody, type CommentInclude } from "./schema";
@@ -64,22 +66,32 @@ export async function editComment(
   raw: unknown,
   include: Set<CommentInclude>,
 ): Promise<Comment> {
-  const [comment] = (await batch(db, selectLiveRow(db, entities.comment, id))) as CommentRow[];
+  const found = await batch(db, {
+    comment: selectLiveRow(db, entities.comment, id),
+    members: selectMentionable(db, contentIn(raw)),
+  });
+  const [comment] = found.comment as CommentRow[];
   if (!comment) throw new ApiError(entities.comment.notFound);
   const time = now();
   assertAuthorMay("comment", "edit", comment, caller, view.options, time);
 
   const { content } = parseBody(CommentEditBody, raw);
-  const edited = await getComment(
-    db,
-    view,
-    id,
-    include,
-    content === undefined ? [] : [updateContent(db, id, content, time)],
-  );
-  if (content !== undefined) emit(db, "comment.updated", { ids: [id] });
+  if (content === undefined) return getComment(db, view, id, include);
+  // Only the members the earlier text did not mention are told (docs/mentions.md#edits-and-restores).
+  const members = mentionMap(found.members);
+  const item = { type: "comment", id, target: comment.commentable_type, targetId: comment.commentable_id } as const;
+  const [mentioned, before] = [mentionedIn(content, members), mentionedIn(comment.content, members)];
+  const mentions = notifyMentioned(db, view, mentioned, before, item, comment.user_id, caller.user_id, time);
+  const edited = await getComment(db, view, id, include, [updateContent(db, id, content, time), ...mentions]);
+  emit(db, "comment.updated", { ids: [id] });
+  const reply = comment.commentable_type === "comment";
+  const told = { userIds: newlyMentioned(mentioned, before), senderId: caller.user_id, time };
+  emitMentioned(db, told, reply ? "reply_id" : "comment_id", id);
   return edited;
 }
+
+/** The content a comment body seems to send, for its mentions to be looked up before it is validated. */
+const contentIn = (raw: unknown): unknown => (raw as { content?: unknown } | null | undefined)?.content;
 
 /** The live comments on a live target (else the target's NOT_FOUND), in one batch. */
 export function listCommentsOn(
@@ -95,8 +107,9 @@ export function listCommentsOn(
 }
 
 /**
- * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds, in
- * one batch that also reads the new comment back. The target's update_time stays (docs/decisions.md#content).
+ * Posts a comment on a live target (else its NOT_FOUND, checked before the body) with everything it feeds and the
+ * members it mentions told (docs/mentions.md), in one batch that also reads the new comment back. The target's
+ * update_time stays (docs/decisions.md#content).
  */
 export async function commentOn(
   db: Db,
@@ -107,13 +120,22 @@ export async function commentOn(
   raw: unknown,
   include: Set<CommentInclude>,
 ) {
-  const live = await batch(db, selectLive(db, target, id));
-  if (live.length === 0) throw new ApiError(target.notFound);
+  const found = await batch(db, { live: selectLive(db, target, id), members: selectMentionable(db, contentIn(raw)) });
+  if (found.live.length === 0) throw new ApiError(target.notFound);
   const { content } = parseBody(CommentBody, raw);
   const time = now();
   const { created, writes } = postComment(db, target.type, id, userId, content, time);
-  const comment = await writeThenRead(db, writes, oneRecord(db, view, commentRecords, created, include));
+  const item = { type: "comment", id: created, target: target.type, targetId: id } as const;
+  const mentioned = mentionedIn(content, mentionMap(found.members));
+  const mentions = notifyMentioned(db, view, mentioned, [], item, userId, userId, time);
+  const comment = await writeThenRead(
+    db,
+    [...writes, ...mentions],
+    oneRecord(db, view, commentRecords, created, include),
+  );
   emit(db, "comment.created", { ids: [comment.comment_id] });
+  const column = target.type === "comment" ? "reply_id" : "comment_id";
+  emitMentioned(db, { userIds: mentioned, senderId: userId, time }, column, comment.comment_id);
   emitNotified(db, {
     ...commentNotified(target.type, comment.comment_id),
     receivers: { authorsOf: target.type, ids: [id] },

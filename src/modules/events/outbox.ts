@@ -3,6 +3,7 @@
  * write's batch came back (so a batch that failed hands nothing), and the publisher sends it after the answer
  * (publish.ts). Nothing here reads or sends: a write's answer costs no round trip more.
  */
+import type { MentionsSent } from "../../behaviours/mentionable";
 import type { Db } from "../../db/client";
 import type { CommentableKind } from "../../domain/entities";
 import type { EventType, Subject } from "./catalogue";
@@ -42,16 +43,39 @@ export function emit<T extends EventType>(db: Db, type: T, subject: Subject<T>):
   outboxOf(db).events.push({ type, subject, at: Date.now() });
 }
 
-/** `<kind>.created` and `<kind>.updated` of a kind's committed writes, by id. */
+/** `<kind>.created` and `<kind>.updated` of a kind's committed writes, by id, and the mentions they sent. */
 export const postEvents = (kind: "question" | "article") => ({
-  created: (db: Db, id: number) => emit(db, `${kind}.created`, { ids: [id] }),
-  updated: (db: Db, id: number) => emit(db, `${kind}.updated`, { ids: [id] }),
+  created: (db: Db, id: number, mentions: MentionsSent) => {
+    emit(db, `${kind}.created`, { ids: [id] });
+    emitMentioned(db, mentions, `${kind}_id`, id);
+  },
+  updated: (db: Db, id: number, mentions: MentionsSent) => {
+    emit(db, `${kind}.updated`, { ids: [id] });
+    emitMentioned(db, mentions, `${kind}_id`, id);
+  },
 });
 
 /** The notifications a committed write created, and the unread counts of their receivers, which it moved. */
 export function emitNotified(db: Db, key: Notified): void {
   emit(db, "notification.created", key);
   emit(db, "unread.updated", { notified: key });
+}
+
+/**
+ * The `user_mentioned` notifications a committed write may have created (behaviours/mentionable.ts says who gets
+ * one), found by the column that names the item the mention is in.
+ */
+export function emitMentioned(db: Db, mentions: MentionsSent, column: Notified["column"], id: number): void {
+  if (mentions.userIds.length === 0) return;
+  const { userIds, senderId, time } = mentions;
+  emitNotified(db, {
+    type: "user_mentioned",
+    column,
+    ids: [id],
+    receivers: { users: userIds },
+    sender_id: senderId,
+    create_time: time,
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
  * that want it. All of it runs under `waitUntil`, after the answer: a write's answer waits for none of it.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Bindings } from "../../core/env";
+import { type Bindings, mdclubCompat } from "../../core/env";
 import { batch, createDb, D1Meter } from "../../db/client";
 import { defaultOptions, type SiteOptions } from "../../domain/site-options";
 import { readCachedOptions } from "../../domain/site-options-store";
@@ -55,7 +55,7 @@ function fitted(type: string, at: number, data: Record<string, unknown>): Record
 /** The public view of the site: what anyone reading the API would see (no viewer, no administrator). */
 export async function publicView(env: Bindings, origin: string, options: SiteOptions | null): Promise<View> {
   const known = options ?? (await readCachedOptions(env)) ?? defaultOptions();
-  return { viewer: null, isAdmin: false, options: known, origin };
+  return { viewer: null, isAdmin: false, options: known, origin, compat: mdclubCompat(env) };
 }
 
 /** Reads what the outbox's events say, in one batch, with the active webhooks when any event may go to them. */

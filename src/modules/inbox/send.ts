@@ -6,6 +6,7 @@
 import { createdContent } from "../../behaviours/content/body";
 import { recordsByIds } from "../../behaviours/content/page";
 import { newestOf } from "../../behaviours/content/repo";
+import { mentionMap, mentionSource, selectMentionable } from "../../behaviours/mentionable";
 import { type CallerId, isAdmin } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { batch, type Db } from "../../db/client";
@@ -64,7 +65,11 @@ export async function sendMessage(
 ): Promise<SentMessage> {
   if (receiverId === sender.user_id) throw new ApiError("CANNOT_MESSAGE_YOURSELF");
   const time = now();
-  const [receiver] = await batch(db, sendChecks(db, sender.user_id, receiverId, time - HOUR));
+  const checked = await batch(db, {
+    receiver: sendChecks(db, sender.user_id, receiverId, time - HOUR),
+    members: selectMentionable(db, mentionSource(raw)),
+  });
+  const [receiver] = checked.receiver;
   if (!receiver) throw new ApiError("USER_NOT_FOUND");
   const refusal = sendRefusal(isAdmin(sender), receiver);
   if (refusal === "INBOX_NEW_CONVERSATIONS_LIMIT") {
@@ -73,7 +78,8 @@ export async function sendMessage(
     throw new ApiError(refusal, { headers: { "Retry-After": String(retry) } });
   }
   if (refusal) throw new ApiError(refusal);
-  const content = createdContent(parseBody(MessageBody, raw));
+  // Mentions are linked and notify nobody: a message is private to its two parties (docs/mentions.md#in-messages).
+  const { content } = createdContent(parseBody(MessageBody, raw), [], mentionMap(checked.members));
   // A mail is claimed only when it can go out: claimed in vain, it would hold back the next one.
   const mailOptions = background.mailOptions();
   const mails = Boolean(receiver.inbox_email) && mailConfigured(mailOptions);

@@ -1,11 +1,13 @@
 /**
  * How question rows become Question records (docs/conventions.md#object-shapes), with the includes `user`, `topics`,
- * `is_following`, `voting`.
+ * `is_following`, `voting`, `is_bookmarked`.
  */
+import { bookmarkTargets } from "../../behaviours/bookmarkable";
 import type { ContentRecords } from "../../behaviours/content/page";
 import { presentRecord, type QuestionRow } from "../../behaviours/content/present";
 import {
   authorRelation,
+  bookmarkedRelation,
   followingRelation,
   includedRelations,
   topicsRelation,
@@ -27,6 +29,7 @@ export const questionRecords: ContentRecords<QuestionRow, Question, QuestionIncl
       include.has("topics") && topicsRelation(db, view, "question", ids),
       include.has("is_following") && followingRelation(view, followTargets.question, questions.question_id),
       include.has("voting") && votingRelation(view, "question", questions.question_id),
+      include.has("is_bookmarked") && bookmarkedRelation(view, bookmarkTargets.question, questions.question_id),
     ]),
   present: (view) => (row, relationships) => presentRecord(row, view, relationships) as Question,
 };

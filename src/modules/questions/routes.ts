@@ -13,7 +13,9 @@ import { createRouter } from "../../http/router";
 import { viewOf } from "../../http/view";
 import { parseInclude } from "../../lib/include";
 import { mountCapabilities } from "../capabilities";
+import { acceptAnswer, withdrawAcceptedAnswer } from "./accepted-answer";
 import {
+  AcceptedAnswerBody,
   QUESTION_INCLUDES,
   QuestionCreateBody,
   QuestionEditBody,
@@ -168,6 +170,56 @@ const followingQuestions = userListRoutes({
 });
 router.openapi(followingQuestions.ofUser, followingQuestions.handler);
 router.openapi(followingQuestions.ofCaller, followingQuestions.handler);
+
+// Body checked late: a missing question or a refusal comes before a field error (http/late-body.ts).
+router.openapi(
+  createRoute({
+    method: "put",
+    path: "/questions/{question_id}/accepted_answer",
+    operationId: "acceptAnswer",
+    tags,
+    summary: "Accept an answer",
+    description:
+      "Checked in this order: the question is live (202001), the caller is its author or an administrator (210001), " +
+      "the body, the answer is live (203001) and answers this question (210002). Another answer accepted before is " +
+      "replaced. The answer's author gets `answer_accepted` (not under MDCLUB_COMPAT). update_time stays.",
+    ...authorAccess,
+    middleware: [loginRequired],
+    request: {
+      params: QuestionIdParam,
+      query: QuestionIncludeQuery,
+      body: laterCheckedBody(router, "AcceptedAnswer", AcceptedAnswerBody),
+    },
+    responses: okResponse(QuestionSchema),
+  }),
+  async (c) => {
+    const { question_id } = c.req.valid("param");
+    const include = includeOf(c.req.valid("query"));
+    return ok(c, await acceptAnswer(c.get("db"), viewOf(c), requireUser(c), question_id, await readBody(c), include));
+  },
+);
+
+router.openapi(
+  createRoute({
+    method: "delete",
+    path: "/questions/{question_id}/accepted_answer",
+    operationId: "withdrawAcceptedAnswer",
+    tags,
+    summary: "Withdraw the accepted answer",
+    description:
+      "The question is live (202001) and the caller its author or an administrator (210001). The question then has " +
+      "no accepted answer; withdrawing none changes nothing.",
+    ...authorAccess,
+    middleware: [loginRequired],
+    request: { params: QuestionIdParam, query: QuestionIncludeQuery },
+    responses: okResponse(QuestionSchema),
+  }),
+  async (c) => {
+    const include = includeOf(c.req.valid("query"));
+    const id = c.req.valid("param").question_id;
+    return ok(c, await withdrawAcceptedAnswer(c.get("db"), viewOf(c), requireUser(c), id, include));
+  },
+);
 
 mountCapabilities(router, "question");
 

@@ -5,6 +5,7 @@
 import {
   adminOnly,
   contentFields,
+  IsBookmarkedSchema,
   TopicSummarySchema,
   titleField,
   topicIdsField,
@@ -15,7 +16,7 @@ import {
 import { idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import type { OrderRule } from "../../lib/order";
 
-export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting"] as const;
+export const QUESTION_INCLUDES = ["user", "topics", "is_following", "voting", "is_bookmarked"] as const;
 export type QuestionInclude = (typeof QUESTION_INCLUDES)[number];
 
 export const QuestionSummarySchema = z
@@ -47,11 +48,16 @@ export const QuestionSchema = z
       .int()
       .openapi({ description: "moved by editing the title or content, and by a new answer" }),
     delete_time: adminOnly(z.number().int()),
+    accepted_answer_id: z
+      .number()
+      .int()
+      .openapi({ description: "the live answer its author accepted, 0 for none (an addition to the spec's record)" }),
     relationships: relationships({
       user: UserSummarySchema.nullable().optional(),
       topics: z.array(TopicSummarySchema).optional(),
       is_following: z.boolean().optional(),
       voting: VotingSchema.optional(),
+      is_bookmarked: IsBookmarkedSchema,
     }),
   })
   .openapi("Question");
@@ -102,3 +108,13 @@ export const QuestionListQuery = QuestionPageQuery.extend({
   topic_id: idFilter("only questions in this topic"),
   trashed: trashedFilter,
 });
+
+/** PUT /questions/{id}/accepted_answer (docs/operations.md#accepted-answer). */
+export const AcceptedAnswerBody = z
+  .object({
+    answer_id: z
+      .number({ error: (issue) => (issue.input === undefined ? "required" : "must be an answer id") })
+      .int("must be an answer id")
+      .positive("must be an answer id"),
+  })
+  .openapi("AcceptedAnswer", { description: "a live answer to this question" });

@@ -25,4 +25,5 @@ export const {
   get: getQuestion,
   create: createQuestion,
   edit: editQuestion,
+  restore: restoreQuestion,
 } = questions;

@@ -16,14 +16,24 @@ const SEARCH_INCLUDES = [
   ...new Set([...QUESTION_INCLUDES, ...ANSWER_INCLUDES, ...ARTICLE_INCLUDES, ...TOPIC_INCLUDES, ...USER_INCLUDES]),
 ];
 
+/**
+ * The query with its last word read as the beginning of a word, as if it ended in `*` (a quoted phrase or a `*`
+ * term stays as it is): what a user search matches, so that `sam` finds `samwise42` (docs/search.md#finding-members).
+ */
+const lastWordAsPrefix = (q: string) => (/[^\s"*]$/.test(q.trimEnd()) ? `${q.trimEnd()}*` : q);
+
 export const SearchQuery = z.object({
   q: z
     .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
     .transform((value, ctx) => {
       const parsed = parseSearchQuery(value);
-      if (parsed.ok) return parsed.match;
-      ctx.addIssue({ code: "custom", message: parsed.error });
-      return z.NEVER;
+      if (!parsed.ok) {
+        ctx.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      // The query's own rules decide the prefix too: one they refuse leaves the words as they are.
+      const prefixed = parseSearchQuery(lastWordAsPrefix(value));
+      return { words: parsed.match, prefix: prefixed.ok ? prefixed.match : parsed.match };
     })
     .openapi({
       type: "string",
@@ -31,7 +41,7 @@ export const SearchQuery = z.object({
       description:
         `What to find: words (every one must match; case and accents are ignored), "quoted phrases" and prefix* ` +
         `terms; Chinese, Japanese and Korean text matches character by character. At most ${MAX_QUERY_LENGTH} ` +
-        `characters and ${MAX_QUERY_TERMS} terms.`,
+        `characters and ${MAX_QUERY_TERMS} terms. For users the last word is a prefix without its *.`,
     }),
   type: z
     .enum(SEARCH_KINDS, { error: `one of ${SEARCH_KINDS.join(", ")}` })

@@ -33,14 +33,15 @@ const RECORDS: Record<SearchKind, AnyRecords> = {
   user: widen(userRecords),
 };
 
-/** GET /search: `q` is already an FTS5 expression (schema.ts). Administrators see what everyone sees. */
+/** GET /search: `q` is already FTS5 expressions (schema.ts). Administrators see what everyone sees. */
 export function search(db: Db, view: View, query: SearchParams): Promise<Page<unknown>> {
   const records = RECORDS[query.type];
   const include = parseInclude(query.include, records.includes);
   const present = records.present(view);
   return loadPage(
     db,
-    searchSource(query.type, query.q),
+    // Users are looked for by the beginning of their name as it is typed.
+    searchSource(query.type, query.type === "user" ? query.q.prefix : query.q.words),
     parsePage(query),
     records.relation(db, view, include),
     (row: Record<string, unknown>, relationships: Relationships | undefined) => {

@@ -1,5 +1,5 @@
 /** Queries on users. Every select names its columns (core/caller.ts `userColumns`), never the password hash. */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type ByIdSource, type ListSource, newestWhere, orderBy, siteTotal } from "../../behaviours/content/repo";
 import type { FollowJoin } from "../../behaviours/followable";
 import { inIds } from "../../behaviours/id-source";
@@ -18,25 +18,55 @@ export const usersById: ByIdSource = { table: users, id: users.user_id, columns:
 export interface UserFilter {
   user_id?: number;
   username?: string;
+  /** The beginning of the username, case-insensitively (docs/operations.md#finding-users-by-name). */
+  search?: string;
   email?: string;
   /** true: only disabled users; false: only enabled ones. */
   disabled: boolean;
 }
 
 const unfiltered = (filter: UserFilter) =>
-  !filter.disabled && filter.user_id === undefined && filter.username === undefined && filter.email === undefined;
+  !filter.disabled &&
+  filter.user_id === undefined &&
+  filter.username === undefined &&
+  filter.search === undefined &&
+  filter.email === undefined;
 
-/** GET /users. Username and e-mail match case-insensitively through the same lower() the unique indexes use. */
-export function filteredUsers(filter: UserFilter, order: Order<UserOrderField>): ListSource {
+const lowerName = sql`lower(${users.username})`;
+
+/**
+ * Usernames that begin with `prefix`, case-insensitively: a range of the unique index on lower(username), from the
+ * prefix to the prefix followed by the last code point (U+10FFFF), which sorts after every character a name may hold.
+ */
+function startsWith(prefix: string): SQL {
+  return sql`${lowerName} >= lower(${prefix}) AND ${lowerName} < lower(${prefix}) || char(1114111)`;
+}
+
+/**
+ * Enabled users, or only disabled ones. Beside a name search the state is checked off the indexes (unary `+`): the
+ * name's range is the one to read, and SQLite would otherwise read every enabled user through `disable_time`'s
+ * (docs/data-model.md#indexes).
+ */
+function enabledOrNot(filter: UserFilter): SQL {
+  const state = filter.search === undefined ? sql`${users.disable_time}` : sql`+${users.disable_time}`;
+  return filter.disabled ? sql`${state} > 0` : sql`${state} = 0`;
+}
+
+/**
+ * GET /users. Username and e-mail match case-insensitively through the same lower() the unique indexes use. Without
+ * an order (a search asked none), by username, the order the search's index holds.
+ */
+export function filteredUsers(filter: UserFilter, order: Order<UserOrderField> | null): ListSource {
   return {
     ...usersById,
     where: and(
-      filter.disabled ? gt(users.disable_time, 0) : eq(users.disable_time, 0),
+      enabledOrNot(filter),
       filter.user_id === undefined ? undefined : eq(users.user_id, filter.user_id),
       filter.username === undefined ? undefined : sql`lower(${users.username}) = lower(${filter.username})`,
+      filter.search === undefined ? undefined : startsWith(filter.search),
       filter.email === undefined ? undefined : sql`lower(${users.email}) = lower(${filter.email})`,
     ),
-    orderBy: orderBy(users, order, users.user_id),
+    orderBy: order ? orderBy(users, order, users.user_id) : [asc(lowerName)],
     counter: unfiltered(filter) ? siteTotal("user") : undefined,
   };
 }

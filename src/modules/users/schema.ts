@@ -3,6 +3,7 @@ import { users } from "../../db/schema";
 import { ImageUrlsSchema, idFilter, includeQuery, orderQuery, pageQuery, relationships, z } from "../../http/openapi";
 import { parseInclude } from "../../lib/include";
 import type { OrderRule } from "../../lib/order";
+import { MAX_USERNAME_LENGTH } from "../../lib/username";
 
 const restricted = <T extends z.ZodType>(schema: T) =>
   schema.optional().openapi({ description: "restricted: present for the user themself and for administrators" });
@@ -89,6 +90,10 @@ export const UserListQuery = UserPageQuery.extend({
   order: orderQuery(USER_ORDER),
   user_id: idFilter("only this user"),
   username: z.string().optional().openapi({ description: "exact username, case-insensitive" }),
+  search: z.string().trim().max(MAX_USERNAME_LENGTH, `at most ${MAX_USERNAME_LENGTH} characters`).optional().openapi({
+    description:
+      "usernames beginning with this, case-insensitive (for autocomplete); by username unless `order` is given",
+  }),
   email: z
     .string()
     .optional()

@@ -41,19 +41,21 @@ import { type MyProfileChanges, USER_ORDER, type User, type UserInclude } from "
 export interface UserListQuery extends PageQuery {
   user_id?: number;
   username?: string;
+  search?: string;
   email?: string;
   disabled?: string;
 }
 
 /**
  * GET /users. Disabled users are never listed for others; administrators may list only them (`disabled=true`),
- * filter by e-mail and order by disable_time.
+ * filter by e-mail and order by disable_time. `search` finds names by their beginning, for autocomplete.
  */
 export function listUsers(db: Db, view: View, query: UserListQuery, include: Set<UserInclude>): Promise<Page<User>> {
   // An empty filter (`?username=`) is no filter, as forms send every field.
   const filter = {
     user_id: query.user_id,
     username: query.username || undefined,
+    search: query.search || undefined,
     email: (view.isAdmin && query.email) || undefined,
     disabled: view.isAdmin && query.disabled === "true",
   };
@@ -61,7 +63,8 @@ export function listUsers(db: Db, view: View, query: UserListQuery, include: Set
     db,
     view,
     userRecords,
-    filteredUsers(filter, parseOrder(query.order, USER_ORDER, view.isAdmin)),
+    // A search lists names alphabetically unless an order is asked (an unknown one is the default's).
+    filteredUsers(filter, filter.search && !query.order ? null : parseOrder(query.order, USER_ORDER, view.isAdmin)),
     query,
     include,
   );
