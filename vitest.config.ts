@@ -42,6 +42,9 @@ export default defineConfig(async () => {
       // Files share a worker, so Miniflare, workerd and the app's modules start once per worker, not once per file;
       // storage is still reset after every test (docs/performance.md#test-suite-time).
       isolate: false,
+      // Three workers on two cores: a worker waits on D1 and the pool's messages as much as it computes, so a third
+      // fills the gaps (docs/performance.md#test-suite-time).
+      maxWorkers: 3,
       // Every request writes its JSON log line (http/middleware/request-log.ts); test/request-log.test.ts reads them
       // through a spy. Printed, they would bury the suite's output.
       onConsoleLog: (log: string) => !log.startsWith('{"id":'),
