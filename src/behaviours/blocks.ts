@@ -3,19 +3,16 @@
  * The rule that a block silences the blocked member towards the blocker is applied through these, wherever it holds
  * (a private message, a notification of a comment, answer or reply).
  */
-import { Column, getTableName, is, type SQL, sql } from "drizzle-orm";
+import { Column, is, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { outer } from "../db/conditions";
 import { user_blocks } from "../db/schema";
 
 /** A user id: a value, a column of the row the condition is correlated with, or an SQL expression. */
 export type UserRef = number | SQLiteColumn | SQL;
 
-/**
- * A column named with its table: inside the subquery, a bare `user_id` would be read as the block row's own column
- * (Drizzle writes the columns of a one-table select without their table).
- */
-const qualified = (ref: UserRef): SQL | number =>
-  is(ref, Column) ? sql.raw(`"${getTableName(ref.table)}"."${ref.name}"`) : ref;
+/** A column named with its table ({@link outer}); a value or an expression as it is. */
+const qualified = (ref: UserRef): SQL | number => (is(ref, Column) ? outer(ref) : ref);
 
 /** `blocker` blocks `blocked`: the block row is found by its primary key. */
 export function blocks(blocker: UserRef, blocked: UserRef): SQL {

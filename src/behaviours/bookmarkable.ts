@@ -6,7 +6,7 @@
  * One bookmark per member and item is the `bookmarks` primary key, not a check. Each write is one batch: the write,
  * then the read that answers it and doubles as the existence check.
  */
-import { and, count, desc, eq, exists, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../core/errors";
 import { type Db, writeThenRead } from "../db/client";
@@ -15,7 +15,7 @@ import { bookmarks } from "../db/schema-bookmarks-revisions";
 import { type BookmarkableKind, type EntityWith, entities, entitiesWith, kindsWith } from "../domain/entities";
 import type { PageRequest } from "../lib/pagination";
 import { now } from "../lib/time";
-import { isLive } from "./live";
+import { isLive, liveExists } from "./live";
 
 export type BookmarkTarget = EntityWith<"bookmarkable">;
 
@@ -28,19 +28,19 @@ export type Bookmark = typeof bookmarks.$inferSelect;
 const bookmarkOf = (target: BookmarkTarget, userId: number, id: number): SQL =>
   allOf(eq(bookmarks.user_id, userId), eq(bookmarks.bookmarkable_type, target.type), eq(bookmarks.bookmarkable_id, id));
 
-const targetIsLive = (db: Db, target: BookmarkTarget, id: number) =>
-  exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)));
+/** What a bookmark answers: the item and when it was bookmarked. */
+const bookmarkColumns = {
+  bookmarkable_type: bookmarks.bookmarkable_type,
+  bookmarkable_id: bookmarks.bookmarkable_id,
+  create_time: bookmarks.create_time,
+};
 
 /** The member's bookmark of a live target: none when the target is missing or trashed. */
 function selectBookmark(db: Db, target: BookmarkTarget, userId: number, id: number) {
   return db
-    .select({
-      bookmarkable_type: bookmarks.bookmarkable_type,
-      bookmarkable_id: bookmarks.bookmarkable_id,
-      create_time: bookmarks.create_time,
-    })
+    .select(bookmarkColumns)
     .from(bookmarks)
-    .where(and(bookmarkOf(target, userId, id), targetIsLive(db, target, id)));
+    .where(and(bookmarkOf(target, userId, id), liveExists(db, target, id)));
 }
 
 /**
@@ -75,7 +75,7 @@ export async function bookmark(
 
 /** Removes the member's bookmark of a live target (else its not-found code); removing none changes nothing. */
 export async function unbookmark(db: Db, target: BookmarkTarget, userId: number, id: number): Promise<void> {
-  const remove = db.delete(bookmarks).where(and(bookmarkOf(target, userId, id), targetIsLive(db, target, id)));
+  const remove = db.delete(bookmarks).where(and(bookmarkOf(target, userId, id), liveExists(db, target, id)));
   const live = db.select({ id: target.id }).from(target.table).where(isLive(target, id));
   const found = await writeThenRead(db, remove, live);
   if (found.length === 0) throw new ApiError(target.notFound);
@@ -84,11 +84,9 @@ export async function unbookmark(db: Db, target: BookmarkTarget, userId: number,
 /** A member's bookmarks of live items: trashed ones are left out of the list and its total, as for anyone. */
 function bookmarksOf(db: Db, userId: number, type?: BookmarkableKind): SQL {
   // Each bookmark's item is found by its key (isLive on a column), whatever the kind.
-  const live = kindsWith("bookmarkable").map((kind) => {
-    const item = entities[kind];
-    const found = db.select({ one: sql`1` }).from(item.table).where(isLive(item, bookmarks.bookmarkable_id));
-    return and(eq(bookmarks.bookmarkable_type, kind), exists(found));
-  });
+  const live = BOOKMARKABLE_KINDS.map((kind) =>
+    and(eq(bookmarks.bookmarkable_type, kind), liveExists(db, entities[kind], bookmarks.bookmarkable_id)),
+  );
   return allOf(eq(bookmarks.user_id, userId), type ? eq(bookmarks.bookmarkable_type, type) : undefined, or(...live));
 }
 
@@ -110,16 +108,7 @@ export function bookmarkPage(db: Db, userId: number, type: BookmarkableKind | un
   ).as("page");
   return {
     total: db.select({ total: count() }).from(bookmarks).where(where),
-    rows: paged(
-      db
-        .select({
-          bookmarkable_type: bookmarks.bookmarkable_type,
-          bookmarkable_id: bookmarks.bookmarkable_id,
-          create_time: bookmarks.create_time,
-        })
-        .from(bookmarks)
-        .$dynamic(),
-    ),
+    rows: paged(db.select(bookmarkColumns).from(bookmarks).$dynamic()),
     idsOf: (kind: BookmarkableKind) => db.select({ id: page.id }).from(page).where(eq(page.type, kind)).$dynamic(),
   };
 }

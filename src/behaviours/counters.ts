@@ -8,7 +8,7 @@
 import { and, count, eq, getTableColumns, ne, or, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BatchStatement, Db } from "../db/client";
-import { equalsUnindexed } from "../db/conditions";
+import { allOf, equalsUnindexed } from "../db/conditions";
 import { comments, conversation_members, follows, messages, notifications, votes } from "../db/schema";
 import {
   type Entity,
@@ -209,11 +209,11 @@ export const inboxUnreadCounter: Counter = {
   counts: eq(messages.read_time, 0),
   join: {
     table: conversation_members,
-    on: and(
+    on: allOf(
       eq(conversation_members.user_id, messages.receiver_id),
       eq(conversation_members.other_user_id, messages.sender_id),
       sql`${messages.message_id} > ${conversation_members.clear_message_id}`,
-    ) as SQL,
+    ),
   },
 };
 

@@ -6,7 +6,7 @@
  * One follow per user and target is the `follows` primary key, not a check. Both counters are recounted from the
  * rows (behaviours/counters.ts) in the same batch as the insert or delete.
  */
-import { and, desc, eq, exists, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { type BatchStatement, batch, changedRows, type Db } from "../db/client";
 import { allOf } from "../db/conditions";
@@ -15,7 +15,7 @@ import { type EntityWith, entitiesWith, type FollowableKind } from "../domain/en
 import { now } from "../lib/time";
 import { followerCounter, followingCounter, recount } from "./counters";
 import { type IdSource, inIds } from "./id-source";
-import { isLive } from "./live";
+import { isLive, liveExists } from "./live";
 
 export type FollowTarget = EntityWith<"followable">;
 
@@ -92,14 +92,7 @@ export function unfollow(
   id: number,
   committed?: FollowCommitted,
 ): Promise<number> {
-  const remove = db
-    .delete(follows)
-    .where(
-      and(
-        followRow(target, userId, id),
-        exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id))),
-      ),
-    );
+  const remove = db.delete(follows).where(and(followRow(target, userId, id), liveExists(db, target, id)));
   return followerCountAfter(db, target, remove, userId, id, committed);
 }
 

@@ -3,9 +3,10 @@
  * have no trash. A private kind's rows (a message) are seen by their parties, and by administrators once reported
  * (docs/messages.md#privacy).
  */
-import { Column, eq, getTableName, is, or, type SQL, sql } from "drizzle-orm";
+import { Column, eq, exists, is, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { allOf, equalsUnindexed } from "../db/conditions";
+import type { Db } from "../db/client";
+import { allOf, equalsUnindexed, outer } from "../db/conditions";
 import { reports } from "../db/schema";
 import type { Entity } from "../domain/entities";
 import { type IdSource, inIds } from "./id-source";
@@ -20,6 +21,10 @@ export function isLive(entity: Pick<Entity, "id" | "trash">, id: number | SQLite
   if (is(id, Column)) return allOf(eq(entity.id, id), liveById(entity));
   return allOf(inIds(entity.id, id), liveById(entity));
 }
+
+/** Whether the row of a kind whose id is `id` (a value, or a correlated column) is live, as a condition. */
+export const liveExists = (db: Db, entity: Pick<Entity, "id" | "trash" | "table">, id: number | SQLiteColumn): SQL =>
+  exists(db.select({ one: sql`1` }).from(entity.table).where(isLive(entity, id)));
 
 /** Its live rows, when the rows are picked by a set of ids: see {@link equalsUnindexed}. */
 export const liveById = (entity: Pick<Entity, "trash">): SQL | undefined =>
@@ -37,7 +42,7 @@ export function privateRows(entity: Pick<Entity, "type" | "id" | "table" | "part
   if (!entity.parties) return undefined;
   if (userId !== null) return or(...entity.parties.map((party) => eq(party, userId)));
   // Named with its table: inside the subquery, a bare id column could be read as one of the report's own.
-  const id = sql.raw(`"${getTableName(entity.table)}"."${entity.id.name}"`);
+  const id = outer(entity.id);
   return sql`EXISTS (SELECT 1 FROM ${reports} AS rp
     WHERE rp.reportable_type = ${entity.type} AND rp.reportable_id = ${id})`;
 }

@@ -3,7 +3,7 @@
  * and the notifications of the members newly mentioned, for its write batch. Finding and linking mentions is
  * lib/mentions.ts's; which notifications exist, notification-events.ts's.
  */
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { BatchStatement, Db } from "../db/client";
 import { users } from "../db/schema";
 import type { View } from "../http/view";
@@ -29,11 +29,8 @@ export function selectMentionable(db: Db, text: unknown) {
 }
 
 /** Members by their ids (a list, or a subquery reading JSON ids), as a mention map's rows. */
-export function selectMembers(db: Db, ids: IdSource | SQL) {
-  return db
-    .select(member)
-    .from(users)
-    .where(inIds(users.user_id, ids as IdSource));
+export function selectMembers(db: Db, ids: IdSource) {
+  return db.select(member).from(users).where(inIds(users.user_id, ids));
 }
 
 /** The rows of a lookup as the map mentions are resolved against. */
@@ -58,22 +55,19 @@ export interface MentionsSent {
 
 /**
  * `user_mentioned` to the members a write mentions that `before` (the version it replaces) did not, none when the
- * deployment serves MDClub's own front ends (docs/notifications.md#kinds-beyond-the-spec).
+ * deployment serves MDClub's own front ends (docs/notifications.md#kinds-beyond-the-spec): the statements for the
+ * write batch, and whom they may tell, for the write's events once it committed.
  */
 export function notifyMentioned(
   db: Db,
   view: View,
-  mentioned: number[],
+  mentioned: number[] | null | undefined,
   before: number[],
   item: MentionedIn,
   authorId: number,
   senderId: number,
   time: number,
-): BatchStatement[] {
-  if (view.compat) return [];
-  return userMentioned(db, newlyMentioned(mentioned, before), item, authorId, senderId, time);
+): { statements: BatchStatement[]; sent: MentionsSent } {
+  const userIds = view.compat ? [] : (mentioned ?? []).filter((id) => !before.includes(id));
+  return { statements: userMentioned(db, userIds, item, authorId, senderId, time), sent: { userIds, senderId, time } };
 }
-
-/** The members a write mentions that the version it replaces did not: the only ones it tells. */
-export const newlyMentioned = (mentioned: number[], before: number[]): number[] =>
-  mentioned.filter((id) => !before.includes(id));

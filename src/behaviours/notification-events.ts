@@ -45,7 +45,7 @@ const SPEC_TYPES = [
  * Kinds beyond the spec (docs/notifications.md#kinds-beyond-the-spec). MDClub's own front ends cannot show them, so
  * a deployment serving those (`View.compat`) never writes them, and its counters count only what they show.
  */
-export const NEW_TYPES = ["answer_accepted", "user_mentioned", "webhook_disabled"] as const;
+const NEW_TYPES = ["answer_accepted", "user_mentioned", "webhook_disabled"] as const;
 
 /** Every kind; nothing else ever notifies. */
 export const NOTIFICATION_TYPES = [...SPEC_TYPES, ...NEW_TYPES] as const;
@@ -337,6 +337,12 @@ export function notifyDeleted(
   return [db.insert(notifications).select(row), recountUnread(db, receivers)];
 }
 
+const enabledAdministrators = and(eq(users.role, "admin"), eq(users.disable_time, 0));
+
+/** The ids of every enabled administrator, as a subquery: webhook_disabled's receivers. */
+export const administratorIds = (db: Db) =>
+  db.select({ id: users.user_id }).from(users).where(enabledAdministrators).$dynamic();
+
 /**
  * webhook_disabled: to every enabled administrator, from nobody (sender 0), when a failing endpoint was stopped
  * (docs/events.md#disabled-endpoints). MDClub's own front ends cannot show it: a site serving them
@@ -344,7 +350,6 @@ export function notifyDeleted(
  */
 export function webhookDisabled(db: Db, webhookId: number, time: number, compat: boolean): BatchStatement[] {
   if (compat) return [];
-  const administrators = and(eq(users.role, "admin"), eq(users.disable_time, 0));
   const row = db
     .select(
       notificationRow({
@@ -356,7 +361,6 @@ export function webhookDisabled(db: Db, webhookId: number, time: number, compat:
       }),
     )
     .from(users)
-    .where(administrators);
-  const receivers = db.select({ id: users.user_id }).from(users).where(administrators).$dynamic();
-  return [db.insert(notifications).select(row), recountUnread(db, receivers)];
+    .where(enabledAdministrators);
+  return [db.insert(notifications).select(row), recountUnread(db, administratorIds(db))];
 }

@@ -39,7 +39,7 @@ export type RevisedField = (typeof REVISED_FIELDS)[number];
 export type Revised = Partial<{ title: string; content_markdown: string; topic_ids: number[]; mentioned: number[] }>;
 
 /** The fields a kind keeps: a title if it has one, its content, its topics if it is filed under any. */
-export const fieldsOf = (target: RevisionTarget): RevisedField[] =>
+const fieldsOf = (target: RevisionTarget): RevisedField[] =>
   REVISED_FIELDS.filter((field) =>
     field === "topic_ids" ? Boolean((target as Entity).topicable) : target.columns[field] !== undefined,
   );
@@ -168,7 +168,7 @@ export function revisionsSource(target: RevisionTarget, id: number): ListSource 
 }
 
 /** What a restore reads of the revision asked for: the kept range, and each field's value there if it differs. */
-export function selectRevisionState(db: Db, target: RevisionTarget, id: number, revision: number) {
+function selectRevisionState(db: Db, target: RevisionTarget, id: number, revision: number) {
   const range = (aggregate: "MIN" | "MAX") =>
     sql<number | null>`(SELECT ${sql.raw(aggregate)}(${revisions.revision}) FROM ${revisions}
       WHERE ${ofItem(target, id)})`;
@@ -190,7 +190,7 @@ export function selectRevisionState(db: Db, target: RevisionTarget, id: number, 
     .where(eq(target.id, id));
 }
 
-export type RevisionState = Partial<Record<RevisedField, string | null>> & {
+type RevisionState = Partial<Record<RevisedField, string | null>> & {
   oldest: number | null;
   newest: number | null;
 };
@@ -200,7 +200,7 @@ export type RevisionState = Partial<Record<RevisedField, string | null>> & {
  * for a revision that is not an earlier one, or no longer kept (the oldest kept revision's edit still knows what
  * the one before it held, so that one can be restored too). Topics are restored when some of them are still live.
  */
-export function restoredFields(state: RevisionState | undefined, revision: number): Revised {
+function restoredFields(state: RevisionState | undefined, revision: number): Revised {
   const current = state?.newest ?? 1;
   const earliest = (state?.oldest ?? current + 1) - 1;
   if (!state || revision >= current || revision < earliest) throw new ApiError("REVISION_NOT_FOUND");

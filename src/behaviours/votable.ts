@@ -7,7 +7,7 @@
  * rows (behaviours/counters.ts) in the same batch as the write. Votes never move the target's update_time
  * (docs/decisions.md#content).
  */
-import { and, desc, eq, exists, ne, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { ApiError } from "../core/errors";
 import { type BatchStatement, batch, changedRows, type Db } from "../db/client";
 import { allOf } from "../db/conditions";
@@ -15,7 +15,7 @@ import { users, votes } from "../db/schema";
 import { type EntityWith, entitiesWith, type VotableKind } from "../domain/entities";
 import { now } from "../lib/time";
 import { recount, voteCounter } from "./counters";
-import { isLive } from "./live";
+import { isLive, liveExists } from "./live";
 
 export type VoteType = (typeof votes.$inferSelect)["type"];
 export const VOTE_TYPES = ["up", "down"] as const satisfies readonly VoteType[];
@@ -30,9 +30,6 @@ export interface VoteCounts {
 export type VoteTarget = EntityWith<"votable">;
 
 export const voteTargets = entitiesWith("votable");
-
-const targetIsLive = (db: Db, target: VoteTarget, id: number) =>
-  exists(db.select({ one: sql`1` }).from(target.table).where(isLive(target, id)));
 
 const votesOn = (target: VoteTarget, id: number): SQL =>
   allOf(eq(votes.votable_type, target.type), eq(votes.votable_id, id));
@@ -90,7 +87,7 @@ export function vote(
   // other vote's, which keeps "newest vote first" right for votes cast within the same second.
   const dropOther = db
     .delete(votes)
-    .where(and(voteOf(target, userId, id), ne(votes.type, type), targetIsLive(db, target, id)));
+    .where(and(voteOf(target, userId, id), ne(votes.type, type), liveExists(db, target, id)));
   // INSERT ... SELECT from the live target: nothing is written for a missing or trashed one.
   const insert = db
     .insert(votes)
@@ -118,7 +115,7 @@ export function unvote(
   id: number,
   committed?: VoteCommitted,
 ): Promise<VoteCounts> {
-  const remove = db.delete(votes).where(and(voteOf(target, userId, id), targetIsLive(db, target, id)));
+  const remove = db.delete(votes).where(and(voteOf(target, userId, id), liveExists(db, target, id)));
   return countsAfter(db, target, id, [remove], committed);
 }
 

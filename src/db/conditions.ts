@@ -2,8 +2,14 @@
  * Conjunctions whose type says they exist: Drizzle's `and`/`or` return `SQL | undefined` (undefined only when every
  * argument is), so one required first condition makes the result a plain `SQL`.
  */
-import { and, or, type SQL, sql } from "drizzle-orm";
+import { and, getTableName, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+
+/**
+ * A column named with its table, for a correlated subquery: inside it, a bare name could be read as a column of the
+ * subquery's own tables (Drizzle writes the columns of a one-table select without their table).
+ */
+export const outer = (column: SQLiteColumn): SQL => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
 
 export const allOf = (first: SQL, ...rest: (SQL | undefined)[]): SQL => and(first, ...rest) ?? first;
 

@@ -163,6 +163,20 @@ export function sendMail(options: MailOptions, host: string, message: MailMessag
   return withMailer(options, host, (send) => send(message));
 }
 
+/**
+ * Sends one message after the answer (`waitUntil`), never failing the request: a failure is logged under `label`,
+ * with addresses taken out (docs/stats-captcha-mail.md#transport).
+ */
+export function sendMailAfter(
+  waitUntil: (work: Promise<unknown>) => void,
+  options: MailOptions,
+  host: string,
+  message: MailMessage,
+  label: string,
+): void {
+  waitUntil(sendMail(options, host, message).catch((error) => console.error(`${label} failed:`, mailFailure(error))));
+}
+
 /** A minimal HTML document around a body (already escaped). */
 function layout(siteName: string, body: string): string {
   return (

@@ -89,7 +89,7 @@ export function mentionedIn(text: string, members: MentionMap): number[] {
 }
 
 /** The path of a member's page, which a mention links to: by id, so no name is ever read back from a URL. */
-export const memberPath = (userId: number): string => `/users/${userId}`;
+const memberPath = (userId: number): string => `/users/${userId}`;
 
 /** The members that rendered HTML links to as mentions (`<a href="/users/1">@…`), as this module writes them. */
 export function linkedMembers(html: string): number[] {

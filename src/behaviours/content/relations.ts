@@ -5,9 +5,10 @@
  * itself as a subquery (behaviours/id-source), resolved to the relationships of one row by its id (a row's topics,
  * which are a list). Targets that are missing or trashed come back as null.
  */
-import { and, asc, eq, getTableName, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type BatchRead, type Db, readAs } from "../../db/client";
+import { outer } from "../../db/conditions";
 import { answers, follows, questions, topicables, topics, users, votes } from "../../db/schema";
 import { bookmarks } from "../../db/schema-bookmarks-revisions";
 import { entities, type TopicableKind } from "../../domain/entities";
@@ -81,19 +82,16 @@ export function includedRelations<I extends string>(
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 
 /**
- * A column of the row's own table, named with its table: a correlated subquery must not read it as a column of
- * its own tables (Drizzle writes columns of a one-table select without their table).
+ * `user` (or `key`): the summary of the user a column of the row names, its author by default (null when the user
+ * row is missing).
  */
-const outer = (column: SQLiteColumn): SQL => sql.raw(`"${getTableName(column.table)}"."${column.name}"`);
-
-/** `user`: the author's summary, looked up by the row's user_id (null when the user row is missing). */
-export function authorRelation(view: View, userId: SQLiteColumn): RowRelation {
+export function authorRelation(view: View, userId: SQLiteColumn, key = "user"): RowRelation {
   const author = sql<string | null>`(SELECT json_array(au.user_id, au.username, au.headline, au.avatar)
     FROM ${users} AS au WHERE au.user_id = ${outer(userId)})`;
   return new RowRelation(author, (found) => {
-    if (typeof found !== "string") return { user: null };
+    if (typeof found !== "string") return { [key]: null };
     const [user_id, username, headline, avatar] = JSON.parse(found) as [number, string, string, string];
-    return { user: presentUserSummary({ user_id, username, headline, avatar }, view) };
+    return { [key]: presentUserSummary({ user_id, username, headline, avatar }, view) };
   });
 }
 

@@ -18,14 +18,7 @@ import { linkedMembers } from "../../lib/mentions";
 import { now } from "../../lib/time";
 import { recountStatements } from "../counters";
 import { linkImages } from "../image-linking";
-import {
-  type MentionsSent,
-  mentionMap,
-  mentionSource,
-  newlyMentioned,
-  notifyMentioned,
-  selectMentionable,
-} from "../mentionable";
+import { type MentionsSent, mentionMap, mentionSource, notifyMentioned, selectMentionable } from "../mentionable";
 import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../revisable";
 import { documentOf, indexNew, reindex } from "../searchable";
 import { linkTopics, replaceTopics, selectLiveTopicIds } from "../topicable";
@@ -108,13 +101,10 @@ export function titledPosts<
       const text = post as unknown as { title: string; content_rendered: string };
       statements.push(...reindex(db, type, id, documentOf[type]({ ...text, ...changes })));
     }
-    if (mentioned) {
-      const item = { type, id };
-      statements.push(...notifyMentioned(db, view, mentioned, before, item, post.user_id, caller.user_id, time));
-    }
+    const mentions = notifyMentioned(db, view, mentioned, before, { type, id }, post.user_id, caller.user_id, time);
+    statements.push(...mentions.statements);
     const record = await writeThenRead(db, statements, oneRecord(db, view, records, id, include));
-    const mentions = { userIds: newlyMentioned(mentioned ?? [], before), senderId: caller.user_id, time };
-    if (Object.keys(changes).length > 0 || body.topic_ids) committed.updated(db, id, mentions);
+    if (Object.keys(changes).length > 0 || body.topic_ids) committed.updated(db, id, mentions.sent);
     return record;
   }
 
@@ -177,6 +167,7 @@ export function titledPosts<
       const { content, mentioned } = createdContent(body, found.live, mentionMap(found.members));
       const time = now();
       const created = newestOf(db, kind, userId);
+      const mentions = notifyMentioned(db, view, mentioned, [], { type, id: created }, userId, userId, time);
       const statements = [
         writes.insert(db, { user_id: userId, title: body.title, ...content, time }),
         ...linkTopics(db, type, created, body.topic_ids, time),
@@ -184,11 +175,10 @@ export function titledPosts<
         ...recountStatements(db, type, created),
         indexNew(db, type, created, documentOf[type]({ title: body.title, ...content })),
         // After the insert: the notifications name the new post.
-        ...notifyMentioned(db, view, mentioned, [], { type, id: created }, userId, userId, time),
+        ...mentions.statements,
       ];
       const record = await writeThenRead(db, statements, oneRecord(db, view, records, created, include));
-      const mentions = { userIds: mentioned, senderId: userId, time };
-      committed.created(db, (record as Record<string, unknown>)[kind.id.name] as number, mentions);
+      committed.created(db, (record as Record<string, unknown>)[kind.id.name] as number, mentions.sent);
       return record;
     },
 

@@ -74,7 +74,8 @@ const storable = (c: Context, res: Response) =>
  * were they to purge, any visitor could keep a data centre's cache empty. Reports are read by administrators only.
  * Votes and follows, the most frequent writes, change counters only: an anonymous reader sees them once the copies
  * expire, as readers in other data centres do anyway (docs/decisions.md#anonymous-reads-are-cached-at-the-edge).
- * Private messages, read-marks and blocks change nothing an anonymous reader sees (docs/messages.md#privacy).
+ * Private messages, read-marks and blocks change nothing an anonymous reader sees (docs/messages.md#privacy), nor
+ * does a live ticket.
  */
 const UNSEEN: ReadonlySet<LimitCategory> = new Set([
   "captchas",
@@ -84,6 +85,7 @@ const UNSEEN: ReadonlySet<LimitCategory> = new Set([
   "follows",
   "messages",
   "inbox",
+  "live",
 ]);
 
 /**

@@ -20,7 +20,7 @@ export const FILLED = [...new Set([...Object.values(TABLES).map((map) => map.tar
  * Facts MDClub never had, which an import leaves empty (docs/migrating-from-mdclub.md): emptied too, or the ids it
  * imports would take on the bookmarks and history of the rows they replace.
  */
-const LEFT_EMPTY = ["bookmarks", "revisions"];
+const LEFT_EMPTY = ["bookmarks", "revisions", "user_blocks"];
 
 export const setMark = (state: "running" | "done"): Statement => ({
   sql: `INSERT INTO options (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,

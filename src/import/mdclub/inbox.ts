@@ -6,8 +6,8 @@
  */
 import type { Statement } from "../../lib/sql-text";
 
-/** Tables this feature fills from the dump or writes beside it: a forced or resumed run empties them too. */
-export const INBOX_TABLES = ["messages", "conversations", "conversation_members", "user_blocks"];
+/** Tables written beside `messages` (which the table map fills): a forced or resumed run empties them too. */
+export const INBOX_TABLES = ["conversations", "conversation_members"];
 
 /** A message to oneself has no conversation here (docs/messages.md#who-may-write-to-whom). */
 export const skipMessage = (row: Record<string, unknown>): string | null =>

@@ -11,13 +11,7 @@ import type { AnswerRow } from "../../behaviours/content/present";
 import { filteredList, liveCheck, newestOf, selectLive, selectLiveRow } from "../../behaviours/content/repo";
 import { recountStatements } from "../../behaviours/counters";
 import { linkImages } from "../../behaviours/image-linking";
-import {
-  mentionMap,
-  mentionSource,
-  newlyMentioned,
-  notifyMentioned,
-  selectMentionable,
-} from "../../behaviours/mentionable";
+import { mentionMap, mentionSource, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
 import { type MentionedIn, questionAnswered } from "../../behaviours/notification-events";
 import { type EditSource, editedBody, editRead, recordRevision, revisionTargets } from "../../behaviours/revisable";
 import { documentOf, indexNew, reindex } from "../../behaviours/searchable";
@@ -114,6 +108,8 @@ export async function createAnswer(
   const time = now();
   // The new answer's id is only known inside the batch: the statements after the insert name it by subquery.
   const created = newestOf(db, entities.answer, author.user_id);
+  const item = answerItem(questionId, created);
+  const mentions = notifyMentioned(db, view, mentioned, [], item, author.user_id, author.user_id, time);
   const writes = [
     insertAnswer(db, { question_id: questionId, user_id: author.user_id, ...content, time }),
     markAnswered(db, questionId, time),
@@ -122,11 +118,11 @@ export async function createAnswer(
     // After the insert: the notification names the new answer (docs/notifications.md).
     ...questionAnswered(db, questionId, created, author.user_id, time),
     indexNew(db, "answer", created, documentOf.answer(content)),
-    ...notifyMentioned(db, view, mentioned, [], answerItem(questionId, created), author.user_id, author.user_id, time),
+    ...mentions.statements,
   ];
   const answer = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, created, include));
   emit(db, "answer.created", { ids: [answer.answer_id] });
-  emitMentioned(db, { userIds: mentioned, senderId: author.user_id, time }, "answer_id", answer.answer_id);
+  emitMentioned(db, mentions.sent, "answer_id", answer.answer_id);
   emitNotified(db, {
     type: "question_answered",
     column: "answer_id",
@@ -197,14 +193,12 @@ async function changeAnswer(
   if (changes.content_markdown) writes.push(...linkImages(db, "answer", id, answer.user_id, changes.content_markdown));
   if (changes.content_rendered)
     writes.push(...reindex(db, "answer", id, documentOf.answer({ content_rendered: changes.content_rendered })));
-  if (mentioned) {
-    const item = answerItem(answer.question_id, id);
-    writes.push(...notifyMentioned(db, view, mentioned, before, item, answer.user_id, caller.user_id, time));
-  }
+  const item = answerItem(answer.question_id, id);
+  const mentions = notifyMentioned(db, view, mentioned, before, item, answer.user_id, caller.user_id, time);
+  writes.push(...mentions.statements);
   const edited = await writeThenRead(db, writes, oneRecord(db, view, answerRecords, id, include));
   if (Object.keys(changes).length > 0) emit(db, "answer.updated", { ids: [id] });
-  const told = newlyMentioned(mentioned ?? [], before);
-  emitMentioned(db, { userIds: told, senderId: caller.user_id, time }, "answer_id", id);
+  emitMentioned(db, mentions.sent, "answer_id", id);
   return edited;
 }
 

@@ -18,7 +18,6 @@ import { ApiError, type FieldErrors } from "../../core/errors";
 import { batch, commit } from "../../db/client";
 import type { TokenRow } from "../../db/schema";
 import type { AppEnv } from "../../http/app-env";
-import { sessionsEnded } from "../../http/auth/revocation";
 import { type Captcha, captchaSolved, insertCaptcha, newCaptcha, takeCaptcha } from "../../lib/captcha";
 import { clientInfo, throttleKey } from "../../lib/client-info";
 import { randomToken, sha256Hex } from "../../lib/crypto";
@@ -26,7 +25,6 @@ import { isEmailAddress } from "../../lib/mail";
 import { hashPassword, verifyPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { claimedToken, TOKEN_LIFETIME } from "../../lib/token-claims";
-import { closeLiveSockets } from "../events/outbox";
 import { ensureAdminStatements } from "../users/bootstrap";
 import {
   accountKeySql,
@@ -42,6 +40,7 @@ import {
   selectLoginUser,
 } from "./repo";
 import type { LoginBody } from "./schema";
+import { endSessions } from "./sessions-ended";
 
 const WINDOW = 15 * 60;
 const FREE_FAILURES = 5;
@@ -161,6 +160,5 @@ export async function logout(c: Context<AppEnv>): Promise<void> {
   const tokenHash = c.get("tokenHash");
   if (!tokenHash) return;
   await deleteToken(c.get("db"), tokenHash).run();
-  await sessionsEnded(c.env, { tokenHash });
-  closeLiveSockets(c.get("db"), { tokenHash });
+  await endSessions(c, { tokenHash });
 }

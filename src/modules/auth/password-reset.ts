@@ -9,10 +9,8 @@ import type { z } from "zod";
 import { validationError } from "../../core/errors";
 import { batch } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
-import { sessionsEnded } from "../../http/auth/revocation";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
-import { closeLiveSockets } from "../events/outbox";
 import { codeAddress, sendCode, verifyCode, wrongCode } from "./email-codes";
 import {
   byEmail,
@@ -24,6 +22,7 @@ import {
   updatePasswordWithCode,
 } from "./repo";
 import type { ResetPasswordBody } from "./schema";
+import { endSessions } from "./sessions-ended";
 
 interface Account {
   user_id: number;
@@ -63,6 +62,5 @@ export async function resetPassword(c: Context<AppEnv>, body: z.infer<typeof Res
     code: deleteCode(db, "password_reset", address),
   });
   if (updated.length === 0) throw wrongCode();
-  await sessionsEnded(c.env, { userIds: [account.user_id], time: now() });
-  closeLiveSockets(db, { userIds: [account.user_id] });
+  await endSessions(c, { userIds: [account.user_id], time: now() });
 }

@@ -12,7 +12,7 @@ import { batch } from "../../db/client";
 import type { AppEnv } from "../../http/app-env";
 import { mailSettings } from "../../http/middleware/context";
 import { clientInfo } from "../../lib/client-info";
-import { mailConfigured, mailFailure, sendMail, welcomeMail } from "../../lib/mail";
+import { mailConfigured, sendMailAfter, welcomeMail } from "../../lib/mail";
 import { assertAcceptablePassword, hashPassword } from "../../lib/password";
 import { now } from "../../lib/time";
 import { withDefaultAvatar } from "../avatars/service";
@@ -90,12 +90,9 @@ export async function register(c: Context<AppEnv>, body: z.infer<typeof Register
   // A failing welcome mail never fails the registration
   // (docs/decisions.md#a-failing-welcome-mail-never-fails-registration): it is sent after the response, if at all.
   if (mailConfigured(options)) {
-    c.executionCtx.waitUntil(
-      sendMail(options, new URL(c.req.url).hostname, {
-        to: body.email,
-        ...welcomeMail(options.site_name, user.username),
-      }).catch((error) => console.error(`welcome mail to user ${user.user_id} failed:`, mailFailure(error))),
-    );
+    const mail = { to: body.email, ...welcomeMail(options.site_name, user.username) };
+    const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+    sendMailAfter(waitUntil, options, new URL(c.req.url).hostname, mail, `welcome mail to user ${user.user_id}`);
   }
   // Generated now that the id (its folder) is known; never fails the registration.
   return withDefaultAvatar(c, user);

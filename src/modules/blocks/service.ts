@@ -4,15 +4,15 @@
  * notifying the blocker (behaviours/blocks.ts); nobody but the blocker ever learns of it. Each write is one batch with
  * the record it answers.
  */
-import { type Page, type PageQuery, pageOf, recordsByIds } from "../../behaviours/content/page";
+import { type Page, type PageQuery, pageOf } from "../../behaviours/content/page";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, type Db, writeThenRead } from "../../db/client";
 import type { View } from "../../http/view";
 import { now } from "../../lib/time";
 import { userRecords } from "../users/records";
-import { usersById } from "../users/repo";
 import type { User, UserInclude } from "../users/schema";
+import { oneUser } from "../users/service";
 import { blockedBy, deleteBlock, insertBlock } from "./repo";
 
 /** GET /user/blocks. */
@@ -27,11 +27,8 @@ export function listBlocks(
 }
 
 /** `write`, then the member's User record; 201003 when they do not exist (and then nothing was written). */
-async function thenUser(db: Db, view: View, write: BatchStatement, id: number, include: Set<UserInclude>) {
-  const [user] = await writeThenRead(db, write, recordsByIds(db, view, userRecords, usersById, [id], include));
-  if (!user) throw new ApiError("USER_NOT_FOUND");
-  return user;
-}
+const thenUser = (db: Db, view: View, write: BatchStatement, id: number, include: Set<UserInclude>) =>
+  writeThenRead(db, write, oneUser(db, view, id, include));
 
 /** PUT /user/blocks/{user_id}: blocks a member, disabled or not, once; oneself is refused (209011). */
 export function block(db: Db, view: View, caller: CallerId, id: number, include: Set<UserInclude>): Promise<User> {

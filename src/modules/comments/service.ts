@@ -7,7 +7,7 @@ import { type CommentTarget, postComment } from "../../behaviours/commentable";
 import { authoredPage, filteredPage, oneRecord, type PageQuery } from "../../behaviours/content/page";
 import type { CommentRow } from "../../behaviours/content/present";
 import { liveCheck, selectLive, selectLiveRow } from "../../behaviours/content/repo";
-import { mentionMap, newlyMentioned, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
+import { mentionMap, notifyMentioned, selectMentionable } from "../../behaviours/mentionable";
 import type { CallerId } from "../../core/caller";
 import { ApiError } from "../../core/errors";
 import { type BatchStatement, batch, type Db, writeThenRead } from "../../db/client";
@@ -82,11 +82,10 @@ export async function editComment(
   const item = { type: "comment", id, target: comment.commentable_type, targetId: comment.commentable_id } as const;
   const [mentioned, before] = [mentionedIn(content, members), mentionedIn(comment.content, members)];
   const mentions = notifyMentioned(db, view, mentioned, before, item, comment.user_id, caller.user_id, time);
-  const edited = await getComment(db, view, id, include, [updateContent(db, id, content, time), ...mentions]);
+  const changed = [updateContent(db, id, content, time), ...mentions.statements];
+  const edited = await getComment(db, view, id, include, changed);
   emit(db, "comment.updated", { ids: [id] });
-  const reply = comment.commentable_type === "comment";
-  const told = { userIds: newlyMentioned(mentioned, before), senderId: caller.user_id, time };
-  emitMentioned(db, told, reply ? "reply_id" : "comment_id", id);
+  emitMentioned(db, mentions.sent, comment.commentable_type === "comment" ? "reply_id" : "comment_id", id);
   return edited;
 }
 
@@ -128,14 +127,11 @@ export async function commentOn(
   const item = { type: "comment", id: created, target: target.type, targetId: id } as const;
   const mentioned = mentionedIn(content, mentionMap(found.members));
   const mentions = notifyMentioned(db, view, mentioned, [], item, userId, userId, time);
-  const comment = await writeThenRead(
-    db,
-    [...writes, ...mentions],
-    oneRecord(db, view, commentRecords, created, include),
-  );
+  const record = oneRecord(db, view, commentRecords, created, include);
+  const comment = await writeThenRead(db, [...writes, ...mentions.statements], record);
   emit(db, "comment.created", { ids: [comment.comment_id] });
   const column = target.type === "comment" ? "reply_id" : "comment_id";
-  emitMentioned(db, { userIds: mentioned, senderId: userId, time }, column, comment.comment_id);
+  emitMentioned(db, mentions.sent, column, comment.comment_id);
   emitNotified(db, {
     ...commentNotified(target.type, comment.comment_id),
     receivers: { authorsOf: target.type, ids: [id] },

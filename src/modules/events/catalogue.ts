@@ -17,12 +17,13 @@ import { messageRecords } from "../inbox/records";
 import { messagesById } from "../inbox/repo";
 import { recordKinds } from "../lifecycle/records";
 import { notificationRelation, presentNotification } from "../notifications/present";
+import { notificationsById } from "../notifications/repo";
 import type { NotificationInclude } from "../notifications/schema";
 import type { Report } from "../reports/schema";
 import { userRecords } from "../users/records";
 import { usersById } from "../users/repo";
 import { CHANNEL_KINDS, type ChannelKind, channelOf } from "./channels";
-import { type Notified, notificationsById, notifiedBy, pageChannels, type Start, unreadCounters } from "./repo";
+import { type Notified, notifiedBy, pageChannels, type Start, unreadCounters } from "./repo";
 
 /** One event to send: its data and, for the audiences that need them, its channels and members. */
 export interface Loaded {
@@ -38,7 +39,7 @@ export interface Loaded {
  * administrators' webhook endpoints (never a member's private data: no restricted user field, notification, unread
  * count or message).
  */
-export type Audience = "channels" | "members" | "webhooks";
+type Audience = "channels" | "members" | "webhooks";
 
 interface Entry<S> {
   audience: readonly Audience[];
@@ -85,10 +86,13 @@ function shownItems(kind: TrashableKind): Entry<Items> {
     readAs(
       {
         records: recordsByIds(db, view, records, byId(entity, false), ids, new Set(SHOWN[kind])),
-        pages: pageChannels(
-          db,
-          ids.map((id) => ({ type: kind, id })),
-        ),
+        // A question, article or topic is its own page (read live just above); answers and comments walk up to theirs.
+        pages: isChannelKind(kind)
+          ? null
+          : pageChannels(
+              db,
+              ids.map((id) => ({ type: kind, id })),
+            ),
       },
       ({ records, pages }) =>
         records.map((record) => {
@@ -96,7 +100,7 @@ function shownItems(kind: TrashableKind): Entry<Items> {
           const topics = ((record.relationships as { topics?: { topic_id: number }[] } | undefined)?.topics ?? []).map(
             (topic) => channelOf("topic", topic.topic_id),
           );
-          const page = pages.get(`${kind}:${id}`);
+          const page = pages ? pages.get(`${kind}:${id}`) : channelOf(kind as ChannelKind, id);
           return { data: record, channels: [...(page ? [page] : []), ...topics] };
         }),
     ),
@@ -155,9 +159,9 @@ function contentEvents<K extends TrashableKind>(kind: K) {
 
 // ---- votes and follows --------------------------------------------------------------------------------------------
 
-export type VoteSubject = { votable_type: VotableKind; votable_id: number } & VoteCounts;
+type VoteSubject = { votable_type: VotableKind; votable_id: number } & VoteCounts;
 
-export interface FollowSubject {
+interface FollowSubject {
   followable_type: FollowableKind;
   followable_id: number;
   /** The follower. */
@@ -205,7 +209,7 @@ const notificationCreated = entry<Notified>(["members"], (db, view, key) =>
 );
 
 /** Whose unread counts changed: users by id, or the receivers of notifications a write created. */
-export type UnreadSubject = { users: number[] } | { notified: Notified };
+type UnreadSubject = { users: number[] } | { notified: Notified };
 
 /** A member's `notification_unread` and `inbox_unread` (restricted fields of their own record), to them alone. */
 const unreadUpdated = entry<UnreadSubject>(["members"], (db, _view, subject) =>

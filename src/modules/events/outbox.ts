@@ -89,8 +89,8 @@ export function commentNotified(target: CommentableKind, commentId: number): Pic
 
 /**
  * Closes live sockets once the request is answered (docs/events.md#closing-a-members-sockets): those opened under one
- * token, or every socket of some users. Logging out, a password reset and disabling a user call it after their write,
- * beside `sessionsEnded`, whose argument it takes: the one place where revoking tokens reaches the sockets.
+ * token, or every socket of some users. Called by modules/auth/sessions-ended.ts only, with the revocation of the same
+ * sessions: the one place where ending sessions reaches the sockets.
  */
 export function closeLiveSockets(db: Db, ended: Closing): void {
   if ("tokenHash" in ended || ended.userIds.length) outboxOf(db).closings.push(ended);

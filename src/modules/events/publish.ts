@@ -19,7 +19,7 @@ import { type EventType, entryOf, type Loaded } from "./catalogue";
 import { type Outbox, takeOutbox } from "./outbox";
 
 /** The most a webhook body `{type, timestamp, data}` may weigh (docs/events.md#limits). */
-export const MAX_EVENT_BYTES = 20 * 1024;
+const MAX_EVENT_BYTES = 20 * 1024;
 
 /** An event as it is sent: `{id, type, time, data}`, the socket message, and the webhook body. */
 export interface Built {
@@ -40,16 +40,24 @@ const bodyOf = (type: string, at: number, data: Record<string, unknown>) =>
 const weight = (text: string) => encoder.encode(text).byteLength;
 
 /**
- * An event's data within MAX_EVENT_BYTES: as built; else without its markdown and HTML; else its ids alone (every
- * `*_id` and `*_type` field). A cut event says `truncated: true`: the receiver reads the item through the API.
+ * An event's data within MAX_EVENT_BYTES, with the webhook body it makes: as built; else without its markdown and
+ * HTML; else its ids alone (every `*_id` and `*_type` field). A cut event says `truncated: true`: the receiver reads
+ * the item through the API.
  */
-function fitted(type: string, at: number, data: Record<string, unknown>): Record<string, unknown> {
-  if (weight(bodyOf(type, at, data)) <= MAX_EVENT_BYTES) return data;
+function fitted(
+  type: string,
+  at: number,
+  data: Record<string, unknown>,
+): { data: Record<string, unknown>; body: string } {
+  const body = bodyOf(type, at, data);
+  if (weight(body) <= MAX_EVENT_BYTES) return { data, body };
   const keep = (test: (key: string) => boolean) =>
     Object.fromEntries([...Object.entries(data).filter(([key]) => test(key)), ["truncated", true]]);
   const lighter = keep((key) => key !== "content_markdown" && key !== "content_rendered");
-  if (weight(bodyOf(type, at, lighter)) <= MAX_EVENT_BYTES) return lighter;
-  return keep((key) => key.endsWith("_id") || key.endsWith("_type"));
+  const lighterBody = bodyOf(type, at, lighter);
+  if (weight(lighterBody) <= MAX_EVENT_BYTES) return { data: lighter, body: lighterBody };
+  const ids = keep((key) => key.endsWith("_id") || key.endsWith("_type"));
+  return { data: ids, body: bodyOf(type, at, ids) };
 }
 
 /** The public view of the site: what anyone reading the API would see (no viewer, no administrator). */
@@ -68,10 +76,9 @@ async function build(env: Bindings, outbox: Outbox, view: View) {
   });
   const events = outbox.events.flatMap((pending, i) =>
     (found.loaded[i] ?? []).map((loaded): Built => {
-      const data = fitted(pending.type, pending.at, loaded.data);
-      const id = eventId(pending.at);
-      const event = { id, type: pending.type, time: Math.floor(pending.at / 1000), data };
-      return { event, body: bodyOf(pending.type, pending.at, data), loaded };
+      const { data, body } = fitted(pending.type, pending.at, loaded.data);
+      const event = { id: eventId(pending.at), type: pending.type, time: Math.floor(pending.at / 1000), data };
+      return { event, body, loaded };
     }),
   );
   const hooks = (found.hooks ?? []).map((hook) => ({ id: hook.webhook_id, types: JSON.parse(hook.event_types) }));

@@ -2,10 +2,9 @@
  * What the events of a write read after its answer (docs/events.md#one-event-path): the pages items live on, the
  * notifications the write created and their receivers' counters. Every statement goes in one background batch.
  */
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import type { ByIdSource } from "../../behaviours/content/repo";
+import { and, eq, sql } from "drizzle-orm";
 import { type IdSource, inIds } from "../../behaviours/id-source";
-import type { NotificationType } from "../../behaviours/notification-events";
+import { administratorIds, type NotificationType } from "../../behaviours/notification-events";
 import { type BatchRead, type Db, readAs } from "../../db/client";
 import { answers, articles, comments, notifications, questions, users } from "../../db/schema";
 import { type ContentKind, entities } from "../../domain/entities";
@@ -72,10 +71,8 @@ export interface Notified {
 
 function possibleReceivers(db: Db, receivers: Notified["receivers"]): IdSource {
   if ("users" in receivers) return receivers.users;
-  if ("administrators" in receivers) {
-    // Administrators are a handful of rows, and a webhook is disabled at most once a day: no index for it.
-    return db.select({ id: users.user_id }).from(users).where(eq(users.role, "admin")).$dynamic();
-  }
+  // Administrators are a handful of rows, and a webhook is disabled at most once a day: no index for it.
+  if ("administrators" in receivers) return administratorIds(db);
   const kind = entities[receivers.authorsOf];
   return db.select({ id: kind.author }).from(kind.table).where(inIds(kind.id, receivers.ids)).$dynamic();
 }
@@ -96,13 +93,6 @@ export function notifiedBy(db: Db, key: Notified, of: "notification" | "receiver
     )
     .$dynamic();
 }
-
-/** Notifications by id, any receiver's: the events module presents each for its own receiver. */
-export const notificationsById: ByIdSource = {
-  table: notifications,
-  id: notifications.notification_id,
-  columns: getTableColumns(notifications),
-};
 
 /** The unread counters of users, or of the receivers of notifications (docs/events.md#a-members-own-stream). */
 export function unreadCounters(db: Db, who: number[] | Notified) {

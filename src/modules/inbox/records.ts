@@ -1,12 +1,6 @@
-/**
- * How message and member rows become Message and Conversation records (docs/messages.md#records), with their includes
- * selected beside each row (a user's summary), so a page costs no statement of its own.
- */
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Records } from "../../behaviours/content/page";
-import { authorRelation, includedRelations, RowRelation } from "../../behaviours/content/relations";
+import { authorRelation, includedRelations } from "../../behaviours/content/relations";
 import { conversation_members, messages } from "../../db/schema";
-import type { View } from "../../http/view";
 import type { ConversationRow, MessageRow } from "./repo";
 import {
   CONVERSATION_INCLUDES,
@@ -19,12 +13,6 @@ import {
   MessageSchema,
 } from "./schema";
 
-/** The summary of the user a column names, under `key` (null when the user row is missing). */
-function userRelation(view: View, column: SQLiteColumn, key: string): RowRelation {
-  const user = authorRelation(view, column);
-  return new RowRelation(user.column, (value) => ({ [key]: user.read(value).user }));
-}
-
 /** The record with its relationships, when `include` asked for any (the rows are the batch's own objects). */
 const withRelationships = <T extends object>(record: T, relationships: Record<string, unknown> | undefined): T =>
   relationships ? Object.assign(record, { relationships }) : record;
@@ -34,8 +22,8 @@ export const messageRecords: Records<MessageRow, Message, MessageInclude> = {
   schema: MessageSchema,
   relation: (_db, view, include) =>
     includedRelations(include, () => [
-      include.has("sender") && userRelation(view, messages.sender_id, "sender"),
-      include.has("receiver") && userRelation(view, messages.receiver_id, "receiver"),
+      include.has("sender") && authorRelation(view, messages.sender_id, "sender"),
+      include.has("receiver") && authorRelation(view, messages.receiver_id, "receiver"),
     ]),
   present: () => (row, relationships) => withRelationships(row, relationships) as Message,
 };

@@ -11,7 +11,7 @@ import { inboxUnreadCounter, recount } from "../../behaviours/counters";
 import { removeReports } from "../../behaviours/deletable";
 import type { IdSource } from "../../behaviours/id-source";
 import type { Db } from "../../db/client";
-import { allOf } from "../../db/conditions";
+import { allOf, outer } from "../../db/conditions";
 import { conversation_members, conversations, follows, messages, users } from "../../db/schema";
 import type { Content } from "../../lib/markdown";
 
@@ -57,7 +57,7 @@ export function conversationMessages(db: Db, userId: number, otherId: number): L
 }
 
 /** The outer member row's own columns, named with their table inside the correlated subqueries below. */
-const own = (column: keyof typeof members._.columns) => sql.raw(`"conversation_members"."${column}"`);
+const own = (column: keyof typeof members._.columns) => outer(members[column]);
 
 /** The member's unread messages in the conversation (the receiver's index, then the conversation within it). */
 const unreadCount = sql<number>`(SELECT count(*) FROM ${messages} AS mu

@@ -110,8 +110,7 @@ router.openapi(
     const include = messageIncludes(c.req.valid("query"));
     const receiver = c.req.valid("param").user_id;
     const raw = await readBody(c);
-    const sent = await sendMessage(c.get("db"), viewOf(c), requireUser(c), receiver, raw, include, backgroundOf(c));
-    return ok(c, sent.message);
+    return ok(c, await sendMessage(c.get("db"), viewOf(c), requireUser(c), receiver, raw, include, backgroundOf(c)));
   },
 );
 

@@ -14,7 +14,7 @@ import { entities } from "../../domain/entities";
 import { HOUR, sendRefusal } from "../../domain/inbox-rules";
 import { parseBody } from "../../http/late-body";
 import type { View } from "../../http/view";
-import { type MailOptions, mailConfigured, mailFailure, newMessageMail, sendMail } from "../../lib/mail";
+import { type MailOptions, mailConfigured, newMessageMail, sendMailAfter } from "../../lib/mail";
 import { now } from "../../lib/time";
 import { emit } from "../events/outbox";
 import { messageRecords } from "./records";
@@ -37,19 +37,6 @@ export interface Background {
   mailOptions(): MailOptions;
 }
 
-/** A member as a send names them. */
-export interface Party {
-  user_id: number;
-  username: string;
-}
-
-/** What a send committed: the record answered, who sent it and who received it. */
-export interface SentMessage {
-  message: Message;
-  sender: Party;
-  receiver: Party;
-}
-
 /**
  * POST /inbox/{user_id}. Checked in this order: oneself (209002), the receiver exists (201003), then who may write
  * (domain/inbox-rules.ts: 209004, 209005, 209003, 209006), then the body (200001), as an answer's.
@@ -62,7 +49,7 @@ export async function sendMessage(
   raw: unknown,
   include: Set<MessageInclude>,
   background: Background,
-): Promise<SentMessage> {
+): Promise<Message> {
   if (receiverId === sender.user_id) throw new ApiError("CANNOT_MESSAGE_YOURSELF");
   const time = now();
   const checked = await batch(db, {
@@ -104,16 +91,14 @@ export async function sendMessage(
   if (!message) throw new Error("a message insert wrote no row");
   emit(db, "message.created", { ids: [message.message_id] });
   emit(db, "unread.updated", { users: [receiverId] });
-  const from = { user_id: sender.user_id, username: receiver.sender_name };
   if (written.mail?.length) {
-    const mail = { to: receiver.email, ...newMessageMail(mailOptions.site_name, receiver.username, from.username) };
+    const mail = {
+      to: receiver.email,
+      ...newMessageMail(mailOptions.site_name, receiver.username, receiver.sender_name),
+    };
     // After the answer, and never failing it; the log names the user, never an address or the text
     // (docs/messages.md#mail).
-    background.waitUntil(
-      sendMail(mailOptions, background.host, mail).catch((error) =>
-        console.error(`new-message mail to user ${receiverId} failed:`, mailFailure(error)),
-      ),
-    );
+    sendMailAfter(background.waitUntil, mailOptions, background.host, mail, `new-message mail to user ${receiverId}`);
   }
-  return { message, sender: from, receiver: { user_id: receiver.user_id, username: receiver.username } };
+  return message;
 }

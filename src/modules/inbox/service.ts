@@ -98,10 +98,10 @@ export async function readConversation(
       recountInbox(db, caller.user_id),
     ],
     user,
-    member: selectMember(db, caller.user_id, otherId),
     records,
   });
-  assertFound(found);
+  // The caller's record of the conversation is its member row: none when there is no conversation.
+  assertFound({ user: found.user, member: found.records });
   const [conversation] = found.records;
   if (!conversation) throw new ApiError("CONVERSATION_NOT_FOUND");
   if (changedRows([found.writes[0]]) > 0) emit(db, "unread.updated", { users: [caller.user_id] });

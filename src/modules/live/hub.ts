@@ -18,7 +18,7 @@ interface Attachment {
 }
 
 /** The logged-in member a ticket was issued to, and the token (its SHA-256) they asked with. */
-export interface Holder {
+interface Holder {
   user_id: number;
   token_hash: string;
 }

@@ -7,7 +7,7 @@ import type { Bindings } from "../../core/env";
 import type { Closing } from "../events/outbox";
 import type { HubEvent, LiveHub } from "./hub";
 
-export const shardCount = (env: Pick<Bindings, "LIVE_SHARDS">): number =>
+const shardCount = (env: Pick<Bindings, "LIVE_SHARDS">): number =>
   Math.max(1, Math.floor(Number(env.LIVE_SHARDS) || 1));
 
 export const memberShard = (env: Pick<Bindings, "LIVE_SHARDS">, userId: number): number => userId % shardCount(env);

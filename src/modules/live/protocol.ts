@@ -32,7 +32,7 @@ export const LIMITS = {
 export const CLOSE_SESSION_ENDED = 4001;
 
 /** A list of channels, as a message carries it: at most the limit, each valid (an error names the list). */
-export const ChannelList = z
+const ChannelList = z
   .array(z.string())
   .max(LIMITS.channels, `at most ${LIMITS.channels} channels`)
   .refine(

@@ -54,11 +54,12 @@ export function notificationsOf(receiverId: number, filter: NotificationFilter):
   };
 }
 
+/** Notifications by id, any receiver's (the events module presents each for its own receiver). */
+export const notificationsById: ByIdSource = { table: notifications, id: notifications.notification_id, columns };
+
 /** The caller's notifications by id: another user's are simply not found. */
 export const ownNotifications = (receiverId: number): ByIdSource => ({
-  table: notifications,
-  id: notifications.notification_id,
-  columns,
+  ...notificationsById,
   where: eq(notifications.receiver_id, receiverId),
 });
 

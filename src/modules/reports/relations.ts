@@ -8,7 +8,6 @@ import {
   authorRelation,
   includedRelations,
   type Relation,
-  RowRelation,
   type StatementRelation,
 } from "../../behaviours/content/relations";
 import type { SummaryRow } from "../../behaviours/content/summaries";
@@ -23,12 +22,6 @@ import { reportables, type Target } from "./targets";
 
 const summaryOf = (type: ReportableKind, row: SummaryRow | undefined, view: View) =>
   row ? reportables[type].summary(row, view) : null;
-
-/** `reporter`: each report's reporter, through the report's user_id. */
-function reporterRelation(view: View): RowRelation {
-  const author = authorRelation(view, reports.user_id);
-  return new RowRelation(author.column, (value) => ({ reporter: author.read(value).user }));
-}
 
 /** The one target every report of the page shares: its summary is the same for each row. */
 function targetRelation(db: Db, view: View, target: Target): StatementRelation {
@@ -46,7 +39,7 @@ export function reportRelation(
   include: Set<ReportInclude>,
 ): ((ids: IdSource) => Relation) | null {
   return includedRelations(include, () => [
-    include.has("reporter") && reporterRelation(view),
+    include.has("reporter") && authorRelation(view, reports.user_id, "reporter"),
     include.has(target.type) && targetRelation(db, view, target),
   ]);
 }

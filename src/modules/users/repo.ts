@@ -62,7 +62,7 @@ export function filteredUsers(filter: UserFilter, order: Order<UserOrderField> |
     where: and(
       enabledOrNot(filter),
       filter.user_id === undefined ? undefined : eq(users.user_id, filter.user_id),
-      filter.username === undefined ? undefined : sql`lower(${users.username}) = lower(${filter.username})`,
+      filter.username === undefined ? undefined : sql`${lowerName} = lower(${filter.username})`,
       filter.search === undefined ? undefined : startsWith(filter.search),
       filter.email === undefined ? undefined : sql`lower(${users.email}) = lower(${filter.email})`,
     ),
@@ -132,6 +132,6 @@ const NO_PROFILE = { headline: "", bio: "", company: "", location: "" };
  * has an empty profile.
  */
 export function indexNewUser(db: Db, username: string): BatchStatement {
-  const inserted = newestWhere(db, entities.user, sql`lower(${users.username}) = lower(${username})`);
+  const inserted = newestWhere(db, entities.user, sql`${lowerName} = lower(${username})`);
   return indexNew(db, "user", inserted, documentOf.user({ username, ...NO_PROFILE }));
 }

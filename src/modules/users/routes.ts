@@ -4,7 +4,6 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { followTargets } from "../../behaviours/followable";
-import { sessionsEnded } from "../../http/auth/revocation";
 import { ok } from "../../http/envelope";
 import { pageOf, userListRoutes } from "../../http/list-routes";
 import {
@@ -19,6 +18,7 @@ import { createRouter } from "../../http/router";
 import { requireViewer, viewOf } from "../../http/view";
 import { parseIdList } from "../../lib/ids";
 import { now } from "../../lib/time";
+import { endSessions } from "../auth/sessions-ended";
 import { mountCapabilities } from "../capabilities";
 import {
   MyProfileBody,
@@ -209,7 +209,7 @@ for (const action of ["disable", "enable"] as const) {
           ? await disable(db, view, requireAdmin(c).user_id, ids, include)
           : await enable(db, view, ids, include);
       // Disabling deleted their tokens: their claims count nothing from now on either.
-      if (action === "disable") await sessionsEnded(c.env, { userIds: ids, time: now() });
+      if (action === "disable") await endSessions(c, { userIds: ids, time: now() });
       return ok(c, oneOrAll(users, !user_ids?.includes(",")));
     },
   );

@@ -22,7 +22,7 @@ import { type BatchRead, type BatchStatement, batch, type Db, readAs, writeThenR
 import type { View } from "../../http/view";
 import { parseOrder } from "../../lib/order";
 import { now } from "../../lib/time";
-import { closeLiveSockets, emit } from "../events/outbox";
+import { emit } from "../events/outbox";
 import { presentUser } from "./present";
 import { userRecords, userRelationships } from "./records";
 import {
@@ -104,7 +104,7 @@ function usersByIds(db: Db, view: View, ids: number[], include: Set<UserInclude>
 }
 
 /** One user, disabled or not, as a read for any batch; 201003 when missing. */
-function oneUser(db: Db, view: View, id: number, include: Set<UserInclude>): BatchRead<User> {
+export function oneUser(db: Db, view: View, id: number, include: Set<UserInclude>): BatchRead<User> {
   return readAs(usersByIds(db, view, [id], include), ([user]) => {
     if (!user) throw new ApiError("USER_NOT_FOUND");
     return user;
@@ -174,7 +174,6 @@ export async function disable(
   });
   const done = disabled.map((user) => user.user_id);
   if (done.length) emit(db, "user.disabled", { ids: done });
-  closeLiveSockets(db, { userIds: ids });
   return users;
 }
 

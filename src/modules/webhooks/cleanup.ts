@@ -3,7 +3,7 @@ import { commit, type Db } from "../../db/client";
 import { now } from "../../lib/time";
 import { purgeDeliveries } from "./repo";
 
-export const DELIVERY_LOG_DAYS = 30;
+const DELIVERY_LOG_DAYS = 30;
 
 export async function purgeDeliveryLog(db: Db): Promise<void> {
   await commit(db, purgeDeliveries(db, now() - DELIVERY_LOG_DAYS * 86_400));

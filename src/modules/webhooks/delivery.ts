@@ -13,7 +13,7 @@ import { signatureHeader } from "../../lib/standard-webhooks";
 import { now } from "../../lib/time";
 import { emitNotified, takeOutbox } from "../events/outbox";
 import { publicView, publish } from "../events/publish";
-import type { DeliveryMessage } from "./messages";
+import { allowLocal, type DeliveryMessage } from "./messages";
 import { type DeliveryTarget, logAttempt, recordHealth, stopWebhook, webhooksForDelivery } from "./repo";
 
 /** Seconds before each retry: after attempt n fails, the n-th (wrangler.toml's `max_retries` is their number). */
@@ -106,12 +106,25 @@ async function finish(db: Db, env: Bindings, writes: BatchStatement[], stops: Ma
   if (outbox) await publish(env, outbox, await publicView(env, "", null));
 }
 
+/** The endpoints of a batch of deliveries, in one read. */
+const targetsOf = (db: Db, messages: readonly Message<DeliveryMessage>[]) =>
+  batch(db, webhooksForDelivery(db, [...new Set(messages.map((m) => m.body.webhook_id))]));
+
+/** The delivery log's columns that name an attempt of a queued delivery. */
+const attemptOf = ({ webhook_id, event_id, event_type, redelivery }: DeliveryMessage, attempt: number) => ({
+  webhook_id,
+  event_id,
+  event_type,
+  attempt,
+  redelivery: redelivery ? 1 : 0,
+});
+
 /** Attempts a batch of deliveries: one read of their endpoints, then one batch logging them all. */
 async function deliver(messages: readonly Message<DeliveryMessage>[], env: Bindings): Promise<void> {
   const db = backgroundDb(env.DB);
-  const targets = await batch(db, webhooksForDelivery(db, [...new Set(messages.map((m) => m.body.webhook_id))]));
+  const targets = await targetsOf(db, messages);
   const byId = new Map(targets.map((target) => [target.webhook_id, target]));
-  const allowLocal = env.WEBHOOK_ALLOW_LOCAL === "true";
+  const local = allowLocal(env);
   const writes: BatchStatement[] = [];
   const stops = new Map<number, "gone" | "failing">();
   const time = now();
@@ -120,11 +133,11 @@ async function deliver(messages: readonly Message<DeliveryMessage>[], env: Bindi
       const target = byId.get(message.body.webhook_id);
       // Deleted or stopped since it was queued: nothing to send, nothing to log.
       if (target?.active !== 1 || stops.has(target.webhook_id)) return message.ack();
-      const outcome = await attempt(target, message.body, allowLocal);
-      const { event_id, event_type, body, webhook_id, redelivery } = message.body;
-      const logged = { webhook_id, event_id, event_type, attempt: message.attempts, redelivery: redelivery ? 1 : 0 };
+      const outcome = await attempt(target, message.body, local);
+      const { body, webhook_id } = message.body;
       const result = { status_code: outcome.status, duration_ms: outcome.duration, error: outcome.error };
-      writes.push(...logAttempt(db, { ...logged, ...result, create_time: outcome.time }, body));
+      const row = { ...attemptOf(message.body, message.attempts), ...result, create_time: outcome.time };
+      writes.push(...logAttempt(db, row, body));
       writes.push(recordHealth(db, webhook_id, delivered(outcome), outcome.time));
       const stop = stopReason(target, outcome);
       if (stop) stops.set(webhook_id, stop);
@@ -139,23 +152,13 @@ async function deliver(messages: readonly Message<DeliveryMessage>[], env: Bindi
 /** Deliveries given up after every retry: logged so (attempt 0), and their endpoint stopped if failing for days. */
 async function giveUp(messages: readonly Message<DeliveryMessage>[], env: Bindings): Promise<void> {
   const db = backgroundDb(env.DB);
-  const targets = await batch(db, webhooksForDelivery(db, [...new Set(messages.map((m) => m.body.webhook_id))]));
+  const targets = await targetsOf(db, messages);
   const time = now();
   const stops = new Map<number, "gone" | "failing">();
-  const writes = messages.flatMap((message) => {
-    const { event_id, event_type, body, webhook_id, redelivery } = message.body;
-    const error = `given up after ${RETRY_DELAYS.length + 1} attempts`;
-    const row = {
-      webhook_id,
-      event_id,
-      event_type,
-      attempt: 0,
-      redelivery: redelivery ? 1 : 0,
-      error,
-      create_time: time,
-    };
-    return logAttempt(db, row, body);
-  });
+  const error = `given up after ${RETRY_DELAYS.length + 1} attempts`;
+  const writes = messages.flatMap((message) =>
+    logAttempt(db, { ...attemptOf(message.body, 0), error, create_time: time }, message.body.body),
+  );
   for (const target of targets) {
     const failing = { status: 0, error: "", duration: 0, time };
     if (target.active === 1 && stopReason(target, failing)) stops.set(target.webhook_id, "failing");

@@ -14,6 +14,9 @@ export interface DeliveryMessage {
   redelivery?: boolean;
 }
 
+/** The development switch that lets webhooks go to http and local addresses (docs/events.md#where-webhooks-may-go). */
+export const allowLocal = (env: Pick<Bindings, "WEBHOOK_ALLOW_LOCAL">): boolean => env.WEBHOOK_ALLOW_LOCAL === "true";
+
 /** Queues' limits on one `sendBatch`: 100 messages and 256 KB. A body is at most 20 KB, so 10 always fit. */
 const PER_BATCH = 10;
 

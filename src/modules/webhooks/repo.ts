@@ -12,7 +12,7 @@ export type WebhookChanges = { [K in keyof WebhookRow]?: WebhookRow[K] | SQL<Web
 
 const { secret: _secret, previous_secret: _previous, user_id: _creator, ...shown } = getTableColumns(webhooks);
 /** The columns of the record (the secrets never leave the server but once). */
-export const webhookColumns = shown;
+const webhookColumns = shown;
 
 /** Every endpoint, newest first. */
 export const webhookList: ListSource = {

@@ -55,13 +55,13 @@ export const WebhookEditedSchema = WebhookSchema.extend({
   secret: z.string().optional().openapi({ description: "only after `rotate_secret`: the new secret, shown only here" }),
 }).openapi("WebhookEdited");
 
-export const WebhookCreateBody = z.object({
+const WebhookCreateBody = z.object({
   url: Url,
   event_types: EventTypes.optional(),
   active: z.boolean().optional().openapi({ description: "default true" }),
 });
 
-export const WebhookEditBody = z.object({
+const WebhookEditBody = z.object({
   url: Url.optional(),
   event_types: EventTypes.optional(),
   active: z.boolean().optional().openapi({ description: "true again clears disabled_reason and failing_since" }),

@@ -12,7 +12,7 @@ import { parsePage } from "../../lib/pagination";
 import { refusedUrl } from "../../lib/public-address";
 import { newSecret } from "../../lib/standard-webhooks";
 import { now } from "../../lib/time";
-import { enqueue } from "./messages";
+import { allowLocal, enqueue } from "./messages";
 import {
   countWebhooks,
   type DeliveryRow,
@@ -34,7 +34,7 @@ const ROTATION_OVERLAP_SECONDS = 86_400;
 
 type Shown = Omit<WebhookRow, "secret" | "previous_secret" | "user_id">;
 
-export const presentWebhook = (row: Shown): Webhook => ({
+const presentWebhook = (row: Shown): Webhook => ({
   ...row,
   event_types: JSON.parse(row.event_types) as string[],
   active: row.active === 1,
@@ -42,8 +42,6 @@ export const presentWebhook = (row: Shown): Webhook => ({
 });
 
 const presentDelivery = (row: DeliveryRow): Delivery => ({ ...row, redelivery: row.redelivery === 1 });
-
-const allowLocal = (env: Pick<Bindings, "WEBHOOK_ALLOW_LOCAL">) => env.WEBHOOK_ALLOW_LOCAL === "true";
 
 /** The URL, or 200001 on `url` when webhooks may not go there (docs/events.md#where-webhooks-may-go). */
 function checkedUrl(env: Pick<Bindings, "WEBHOOK_ALLOW_LOCAL">, url: string): string {
